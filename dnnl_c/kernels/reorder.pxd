@@ -1,0 +1,20 @@
+# Reorder kernels: copy with data-type conversion between two layouts of the
+# same logical tensor. Pointers are to the first element (offset0 applied).
+
+from libc.stdint cimport int64_t
+
+# Types a reorder converts between (oneDNN dnnl_data_type_t values).
+cdef bint reorder_supports(int dt) noexcept nogil
+
+# dst[i] = src[i] for i < n: same layout, no padding.
+cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt,
+                         int64_t n) noexcept nogil
+
+# The general case. A layout's element offset is a sum over dims of per-dim
+# tables: off[d][p] for p < dst_pdims[d] (src tables need only p < dims[d]).
+# Positions in dst's padding (p >= dims[d]) get zeros. `inner` is the dim
+# walked innermost.
+cdef void reorder_tables(const char *src, int src_dt, char *dst, int dst_dt,
+                         int ndims, const int64_t *dims, const int64_t *dst_pdims,
+                         const int64_t *const *src_off, const int64_t *const *dst_off,
+                         int inner) noexcept nogil

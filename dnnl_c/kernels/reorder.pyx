@@ -1,0 +1,167 @@
+# Reorder kernels. One fused template converts between any two supported
+# types; dispatch on the data types picks the instance.
+
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, int32_t, int8_t, uint8_t, uint16_t
+from libc.math cimport nearbyintf, isnan
+
+from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16, dnnl_s32, dnnl_s8, dnnl_u8
+from dnnl_c.kernels.bf16 cimport bf16_to_f32, f32_to_bf16
+
+ctypedef uint16_t bf16_t
+
+ctypedef fused src_t:
+    float
+    bf16_t
+    int32_t
+    int8_t
+    uint8_t
+
+ctypedef fused dst_t:
+    float
+    bf16_t
+    int32_t
+    int8_t
+    uint8_t
+
+
+cdef bint reorder_supports(int dt) noexcept nogil:
+    return dt == dnnl_f32 or dt == dnnl_bf16 or dt == dnnl_s32 or dt == dnnl_s8 or dt == dnnl_u8
+
+
+cdef inline float saturate(float f, float lo, float hi) noexcept nogil:
+    if isnan(f):
+        return 0.0
+    return nearbyintf(lo if f < lo else (hi if f > hi else f))
+
+
+cdef inline dst_t convert(src_t v, dst_t *tag) noexcept nogil:
+    """v as dst_t: bit-exact between equal types, through f32 otherwise."""
+    cdef float f
+    if src_t is dst_t:
+        return v
+    if src_t is float:
+        f = v
+    elif src_t is bf16_t:
+        f = bf16_to_f32(v)
+    else:
+        f = <float>v
+    if dst_t is float:
+        return f
+    elif dst_t is bf16_t:
+        return f32_to_bf16(f)
+    elif dst_t is int32_t:
+        return <int32_t>saturate(f, -2147483648.0, 2147483520.0)
+    elif dst_t is int8_t:
+        return <int8_t>saturate(f, -128.0, 127.0)
+    else:
+        return <uint8_t>saturate(f, 0.0, 255.0)
+
+
+cdef void linear_impl(const src_t *src, dst_t *dst, int64_t n) noexcept nogil:
+    cdef int64_t i
+    for i in prange(n, schedule='static'):
+        dst[i] = convert(src[i], <dst_t *>0)
+
+
+cdef void tables_impl(const src_t *src, dst_t *dst, int ndims, const int64_t *dims,
+                      const int64_t *dst_pdims, const int64_t *const *src_off,
+                      const int64_t *const *dst_off, int inner) noexcept nogil:
+    cdef int64_t n_outer = 1, o, rem, p, soff, doff, i
+    cdef int64_t n_inner = dims[inner], n_inner_pad = dst_pdims[inner]
+    cdef const int64_t *s_in = src_off[inner]
+    cdef const int64_t *d_in = dst_off[inner]
+    cdef int d
+    cdef bint pad
+    for d in range(ndims):
+        if d != inner:
+            n_outer *= dst_pdims[d]
+    for o in prange(n_outer, schedule='static'):
+        rem = o
+        soff = 0
+        doff = 0
+        pad = False
+        for d in range(ndims - 1, -1, -1):
+            if d == inner:
+                continue
+            p = rem % dst_pdims[d]
+            rem = rem // dst_pdims[d]
+            doff = doff + dst_off[d][p]
+            if p >= dims[d]:
+                pad = True
+            else:
+                soff = soff + src_off[d][p]
+        if pad:
+            for i in range(n_inner_pad):
+                dst[doff + d_in[i]] = 0
+        else:
+            for i in range(n_inner):
+                dst[doff + d_in[i]] = convert(src[soff + s_in[i]], <dst_t *>0)
+            for i in range(n_inner, n_inner_pad):
+                dst[doff + d_in[i]] = 0
+
+
+# -- dispatch on (src_dt, dst_dt)
+
+cdef void linear_to(const src_t *src, char *dst, int dst_dt, int64_t n) noexcept nogil:
+    if dst_dt == dnnl_f32:
+        linear_impl(src, <float *>dst, n)
+    elif dst_dt == dnnl_bf16:
+        linear_impl(src, <bf16_t *>dst, n)
+    elif dst_dt == dnnl_s32:
+        linear_impl(src, <int32_t *>dst, n)
+    elif dst_dt == dnnl_s8:
+        linear_impl(src, <int8_t *>dst, n)
+    elif dst_dt == dnnl_u8:
+        linear_impl(src, <uint8_t *>dst, n)
+
+
+cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt,
+                         int64_t n) noexcept nogil:
+    if src_dt == dnnl_f32:
+        linear_to(<const float *>src, dst, dst_dt, n)
+    elif src_dt == dnnl_bf16:
+        linear_to(<const bf16_t *>src, dst, dst_dt, n)
+    elif src_dt == dnnl_s32:
+        linear_to(<const int32_t *>src, dst, dst_dt, n)
+    elif src_dt == dnnl_s8:
+        linear_to(<const int8_t *>src, dst, dst_dt, n)
+    elif src_dt == dnnl_u8:
+        linear_to(<const uint8_t *>src, dst, dst_dt, n)
+
+
+cdef void tables_to(const src_t *src, char *dst, int dst_dt, int ndims,
+                    const int64_t *dims, const int64_t *dst_pdims,
+                    const int64_t *const *src_off, const int64_t *const *dst_off,
+                    int inner) noexcept nogil:
+    if dst_dt == dnnl_f32:
+        tables_impl(src, <float *>dst, ndims, dims, dst_pdims, src_off, dst_off, inner)
+    elif dst_dt == dnnl_bf16:
+        tables_impl(src, <bf16_t *>dst, ndims, dims, dst_pdims, src_off, dst_off, inner)
+    elif dst_dt == dnnl_s32:
+        tables_impl(src, <int32_t *>dst, ndims, dims, dst_pdims, src_off, dst_off, inner)
+    elif dst_dt == dnnl_s8:
+        tables_impl(src, <int8_t *>dst, ndims, dims, dst_pdims, src_off, dst_off, inner)
+    elif dst_dt == dnnl_u8:
+        tables_impl(src, <uint8_t *>dst, ndims, dims, dst_pdims, src_off, dst_off, inner)
+
+
+cdef void reorder_tables(const char *src, int src_dt, char *dst, int dst_dt,
+                         int ndims, const int64_t *dims, const int64_t *dst_pdims,
+                         const int64_t *const *src_off, const int64_t *const *dst_off,
+                         int inner) noexcept nogil:
+    if src_dt == dnnl_f32:
+        tables_to(<const float *>src, dst, dst_dt, ndims, dims, dst_pdims, src_off,
+                  dst_off, inner)
+    elif src_dt == dnnl_bf16:
+        tables_to(<const bf16_t *>src, dst, dst_dt, ndims, dims, dst_pdims, src_off,
+                  dst_off, inner)
+    elif src_dt == dnnl_s32:
+        tables_to(<const int32_t *>src, dst, dst_dt, ndims, dims, dst_pdims, src_off,
+                  dst_off, inner)
+    elif src_dt == dnnl_s8:
+        tables_to(<const int8_t *>src, dst, dst_dt, ndims, dims, dst_pdims, src_off,
+                  dst_off, inner)
+    elif src_dt == dnnl_u8:
+        tables_to(<const uint8_t *>src, dst, dst_dt, ndims, dims, dst_pdims, src_off,
+                  dst_off, inner)

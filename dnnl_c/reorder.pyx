@@ -1,0 +1,143 @@
+# The reorder primitive (oneDNN src/common/reorder.cpp and the cpu reorder
+# list): implementations tried in order, the layout-generic one last.
+
+from libc.stdlib cimport malloc, free
+from libc.stdint cimport int64_t
+from libc.stdio cimport snprintf
+
+from dnnl_c.core cimport *
+from dnnl_c.kernels.reorder cimport reorder_supports, reorder_linear, reorder_tables
+
+
+cdef bint types_ok(const dnnl_primitive_desc *pd) noexcept nogil:
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
+    cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
+    if not reorder_supports(src.data_type) or not reorder_supports(dst.data_type):
+        fail(dnnl_unimplemented, "data types other than f32, bf16, s32, s8, u8")
+        return False
+    return True
+
+
+# -- simple:copy: both sides the same dense layout without padding
+
+cdef dnnl_status_t copy_init(dnnl_primitive_desc *pd) noexcept nogil:
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
+    cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
+    if not types_ok(pd):
+        return dnnl_unimplemented
+    cdef md_t a = src[0]
+    cdef md_t b = dst[0]
+    a.offset0 = 0
+    b.offset0 = 0
+    b.data_type = a.data_type
+    cdef int64_t n = md_nelems(src, False)
+    if not md_equal(&a, &b) or md_nelems(src, True) != n or md_size(src) != n * dt_size(src.data_type):
+        return fail(dnnl_unimplemented, "layouts differ or are not dense")
+    return dnnl_success
+
+
+cdef dnnl_status_t copy_execute(const dnnl_primitive_desc *pd,
+                                const exec_ctx_t *ctx) noexcept nogil:
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
+    cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
+    reorder_linear(ctx_data(ctx, DNNL_ARG_FROM), src.data_type, ctx_data(ctx, DNNL_ARG_TO),
+                   dst.data_type, md_nelems(src, False))
+    return dnnl_success
+
+
+# -- ref:any: any two blocked layouts, through per-dim offset tables
+
+cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
+    if not types_ok(pd):
+        return dnnl_unimplemented
+    return dnnl_success
+
+
+cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
+                               const exec_ctx_t *ctx) noexcept nogil:
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
+    cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
+    cdef int ndims = dst.ndims, d, inner = ndims - 1
+    cdef int64_t total = 0, best = -1, step
+    if md_nelems(dst, True) == 0:
+        return dnnl_success
+    for d in range(ndims):
+        total += dst.padded_dims[d]
+    cdef int64_t *buf = <int64_t *>malloc(2 * total * sizeof(int64_t) + 1)
+    if buf == NULL:
+        return fail(dnnl_out_of_memory, "reorder: cannot allocate offset tables")
+    cdef int64_t *src_off[12]
+    cdef int64_t *dst_off[12]
+    cdef int64_t *p = buf
+    for d in range(ndims):
+        src_off[d] = p
+        p += dst.padded_dims[d]
+        dst_off[d] = p
+        p += dst.padded_dims[d]
+        md_dim_offsets(src, d, src.dims[d], src_off[d])
+        md_dim_offsets(dst, d, dst.padded_dims[d], dst_off[d])
+        # walk innermost the dim that moves least in dst
+        if dst.padded_dims[d] > 1:
+            step = dst_off[d][1] - dst_off[d][0]
+            if best < 0 or step <= best:
+                best = step
+                inner = d
+    reorder_tables(ctx_data(ctx, DNNL_ARG_FROM), src.data_type, ctx_data(ctx, DNNL_ARG_TO),
+                   dst.data_type, ndims, dst.dims, dst.padded_dims,
+                   <const int64_t *const *>src_off, <const int64_t *const *>dst_off, inner)
+    free(buf)
+    return dnnl_success
+
+
+cdef impl_list_t reorder_impls
+reorder_impls.n = 2
+reorder_impls.impls[0].name = "simple:copy"
+reorder_impls.impls[0].init = copy_init
+reorder_impls.impls[0].execute = copy_execute
+reorder_impls.impls[1].name = "ref:any"
+reorder_impls.impls[1].init = ref_init
+reorder_impls.impls[1].execute = ref_execute
+
+
+cdef dnnl_status_t dnnl_reorder_primitive_desc_create(
+        dnnl_primitive_desc_t *reorder_primitive_desc,
+        const_dnnl_memory_desc_t src_desc, dnnl_engine_t src_engine,
+        const_dnnl_memory_desc_t dst_desc, dnnl_engine_t dst_engine,
+        const_dnnl_primitive_attr_t attr) noexcept nogil:
+    cdef char msg[256]
+    cdef int d
+    if reorder_primitive_desc == NULL:
+        return fail(dnnl_invalid_arguments, "reorder: NULL output pointer")
+    if not obj_alive(&src_desc.hdr if src_desc != NULL else NULL, OBJ_MEMORY_DESC):
+        return fail(dnnl_invalid_arguments, "reorder: src_desc is not a live memory desc")
+    if not obj_alive(&dst_desc.hdr if dst_desc != NULL else NULL, OBJ_MEMORY_DESC):
+        return fail(dnnl_invalid_arguments, "reorder: dst_desc is not a live memory desc")
+    if not engine_ok(src_engine) or not engine_ok(dst_engine):
+        return fail(dnnl_invalid_arguments, "reorder: engines must be live engines")
+    cdef const md_t *src = &src_desc.md
+    cdef const md_t *dst = &dst_desc.md
+    if src.ndims == 0 or dst.ndims == 0:
+        return fail(dnnl_invalid_arguments, "reorder: zero memory descriptor")
+    if src.format_kind != dnnl_blocked or dst.format_kind != dnnl_blocked:
+        return fail(dnnl_invalid_arguments,
+                    "reorder: both descriptors need a concrete layout, not format any")
+    if src.ndims != dst.ndims:
+        snprintf(msg, sizeof(msg), "reorder: src has %d dims, dst %d", src.ndims, dst.ndims)
+        return fail(dnnl_invalid_arguments, msg)
+    for d in range(src.ndims):
+        if src.dims[d] != dst.dims[d]:
+            snprintf(msg, sizeof(msg), "reorder: dim %d differs: src %lld, dst %lld", d,
+                     <long long>src.dims[d], <long long>dst.dims[d])
+            return fail(dnnl_invalid_arguments, msg)
+    cdef op_desc_t desc
+    op_init(&desc, dnnl_reorder, dnnl_prop_kind_undef, dnnl_alg_kind_undef)
+    op_add_arg(&desc, DNNL_ARG_FROM, ARG_INPUT, src)
+    op_add_arg(&desc, DNNL_ARG_TO, ARG_OUTPUT, dst)
+    cdef dnnl_status_t st = pd_create(reorder_primitive_desc, src_engine, &desc,
+                                      &reorder_impls, attr, NULL)
+    if st == dnnl_success:
+        reorder_primitive_desc[0].src_engine = src_engine
+        reorder_primitive_desc[0].dst_engine = dst_engine
+        obj_retain(&src_engine.hdr)
+        obj_retain(&dst_engine.hdr)
+    return st

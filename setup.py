@@ -1,0 +1,79 @@
+"""Builds the Cython extensions of dnnl_c.
+
+Compiler flags: -O3, OpenMP when the compiler has it (a serial build
+otherwise), and the build machine's vector instructions (-march=native)
+unless CYDNNL_PORTABLE=1 is set.
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+def compiler_accepts(flags, link_flags=()):
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    tmp = tempfile.mkdtemp()
+    try:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write("#include <stdio.h>\n#ifdef _OPENMP\n#include <omp.h>\n#endif\n"
+                    "int main(void){\n#ifdef _OPENMP\nreturn omp_get_max_threads() < 1;\n"
+                    "#else\nreturn 0;\n#endif\n}\n")
+        cmd = cc.split() + list(flags) + [src, "-o", os.path.join(tmp, "t")] + list(link_flags)
+        return subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def build_flags():
+    compile_args = ["-O3", "-fno-strict-aliasing"]
+    link_args = []
+    if os.environ.get("CYDNNL_PORTABLE", "0") in ("", "0") and compiler_accepts(["-march=native"]):
+        compile_args.append("-march=native")
+    if os.environ.get("CYDNNL_NO_OPENMP", "0") in ("", "0") and compiler_accepts(
+            ["-fopenmp"], ["-fopenmp"]):
+        compile_args.append("-fopenmp")
+        link_args.append("-fopenmp")
+    else:
+        print("cydnnl: building WITHOUT OpenMP: kernels will run on one thread",
+              file=sys.stderr)
+    return compile_args, link_args
+
+
+class BuildExt(build_ext):
+    def finalize_options(self):
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+
+
+def extensions():
+    from Cython.Build import cythonize
+
+    compile_args, link_args = build_flags()
+    exts = []
+    for pyx in sorted(glob.glob("dnnl_c/**/*.pyx", recursive=True)):
+        name = pyx[:-4].replace(os.sep, ".")
+        exts.append(Extension(name, [pyx], include_dirs=["dnnl_c"],
+                              extra_compile_args=compile_args,
+                              extra_link_args=link_args))
+    return cythonize(exts, nthreads=os.cpu_count() or 1, compiler_directives={
+        "language_level": 3, "boundscheck": False, "wraparound": False,
+        "cdivision": True, "initializedcheck": False, "embedsignature": True,
+    })
+
+
+setup(
+    packages=["dnnl_c", "dnnl_c.kernels", "dnnl"],
+    package_data={"dnnl_c": ["*.pxd", "*.h"], "dnnl_c.kernels": ["*.pxd", "*.h"]},
+    ext_modules=extensions(),
+    cmdclass={"build_ext": BuildExt},
+    zip_safe=False,
+)
