@@ -9,6 +9,10 @@ skipped by *2str.
 
 DNNL_MAX_NDIMS = 12
 
+# Enum members that only bound a range; *2str and the C++ enums skip them.
+SENTINELS = {"dnnl_data_type_max", "dnnl_format_kind_max", "dnnl_prop_kind_max",
+             "dnnl_primitive_kind_max", "dnnl_query_max"}
+
 
 def seq(prefix, names, start=0, step=1):
     return [(prefix + n, start + i * step, n) for i, n in enumerate(names)]

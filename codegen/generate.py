@@ -77,7 +77,7 @@ def gen_py(out):
             lines.append("%s = %d\n" % (n, v))
         lines.append("ENUMS[%r] = {%s}\n" % (
             ctype, ", ".join("%r: %d" % (n, v) for n, v, _ in items)))
-    lines.append("\nDNNL_MEMORY_NONE = None\n")
+    lines.append("\nSENTINELS = %r\n" % sorted(enums.SENTINELS))
     open(out, "w").write("".join(lines))
 
 
@@ -88,7 +88,7 @@ def c_str_switch(fname, items, prefix, unknown):
         if v in seen:
             continue
         if s is None:
-            if n.endswith("_max"):
+            if n in enums.SENTINELS:
                 continue
             s = n[len(prefix):] if n.startswith(prefix) else n
         seen.add(v)

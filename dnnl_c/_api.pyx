@@ -124,8 +124,10 @@ cdef class _buffer:
     cdef readonly object obj
 
     def __cinit__(self, obj):
-        if PyObject_GetBuffer(obj, &self.view, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS) != 0:
-            raise _BadArg("the buffer must be writable and contiguous")
+        try:
+            PyObject_GetBuffer(obj, &self.view, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS)
+        except (BufferError, TypeError, ValueError) as err:
+            raise _BadArg("the data handle must be a writable contiguous buffer (%s)" % err)
         self.held = True
         self.obj = obj
 
@@ -267,6 +269,21 @@ def cydnnl_last_error():
     return (<bytes>c.cydnnl_last_error()).decode("utf-8", "replace")
 
 
+def cydnnl_md2str(memory_desc):
+    """A short description of a memory descriptor: 'f32:aBcd8b' (data type
+    and the format tag it matches), 'f32:strides(...)' otherwise."""
+    cdef char buf[256]
+    cdef c.const_dnnl_memory_desc_t md
+    try:
+        md = <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc")
+    except _BadArg:
+        return ""
+    if md == NULL or not c.obj_alive(&md.hdr, c.OBJ_MEMORY_DESC):
+        return ""
+    c.md_describe(&md.md, buf, sizeof(buf))
+    return (<bytes>buf).decode()
+
+
 def cydnnl_memory_desc_extent(memory_desc):
     """Bytes a buffer must hold for memory_desc (offset0 included)."""
     try:
@@ -406,6 +423,7 @@ def dnnl_memory_desc_create_with_tag(memory_desc, ndims, dims, data_type, tag):
 def dnnl_memory_desc_create_with_strides(memory_desc, ndims, dims, data_type, strides):
     cdef c.dnnl_memory_desc_t md = NULL
     cdef c.dnnl_dims_t d, s
+    cdef c.dnnl_dim_t *sp = NULL
     cdef int n
     c.cydnnl_clear_error()
     try:
@@ -415,8 +433,9 @@ def dnnl_memory_desc_create_with_strides(memory_desc, ndims, dims, data_type, st
             _fill_dims(dims, d, n, "dims")
             if strides is not None:
                 _fill_dims(strides, s, n, "strides")
+                sp = s
         st = c.dnnl_memory_desc_create_with_strides(
-            &md, n, d, <dnnl_data_type_t><int>data_type, s if strides is not None else NULL)
+            &md, n, d, <dnnl_data_type_t><int>data_type, sp)
     except (_BadArg, TypeError, OverflowError) as err:
         return _bad(err)
     if st == dnnl_success:

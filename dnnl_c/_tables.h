@@ -131,6 +131,7 @@ static const char *cydnnl_alg_kind2str(int v) {
         case 260: return "eltwise_logistic_use_dst_for_bwd";
         case 261: return "eltwise_exp_use_dst_for_bwd";
         case 262: return "eltwise_clip_v2_use_dst_for_bwd";
+        case 511: return "pooling_max";
         case 767: return "pooling_avg_include_padding";
         case 1023: return "pooling_avg_exclude_padding";
         case 2815: return "lrn_across_channels";

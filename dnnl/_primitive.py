@@ -1,0 +1,245 @@
+"""dnnl.primitive_desc_base, dnnl.primitive and dnnl.reorder."""
+
+import dnnl_c as c
+from dnnl._common import (_c, _enum, algorithm, engine, error, handle, primitive_attr,
+                          prop_kind, query, rnn_direction)
+from dnnl._memory import desc, memory
+
+
+class primitive_desc_base(handle):
+    """oneDNN's dnnl::primitive_desc_base: the queries every primitive
+    descriptor answers."""
+
+    _destroy = staticmethod(c.dnnl_primitive_desc_destroy)
+
+    def __init__(self, c_pd=None, prim_kind=None, prop_kind1=None, prop_kind2=None):
+        super().__init__(c_pd)
+        if c_pd is not None and prim_kind is not None:
+            self._check_kind(prim_kind, [p for p in (prop_kind1, prop_kind2) if p is not None])
+
+    def _check_kind(self, prim_kind, prop_kinds):
+        kind = self._query(c.dnnl_query_primitive_kind)
+        if kind != prim_kind:
+            raise error(c.dnnl_invalid_arguments,
+                        "primitive descriptor operation kind mismatch: %s, expected %s"
+                        % (c.dnnl_prim_kind2str(kind), c.dnnl_prim_kind2str(prim_kind)))
+        if prop_kinds:
+            pk = self._query(c.dnnl_query_prop_kind)
+            if pk not in [int(p) for p in prop_kinds]:
+                raise error(c.dnnl_invalid_arguments,
+                            "primitive descriptor propagation kind mismatch: %s"
+                            % c.dnnl_prop_kind2str(pk))
+
+    def _create(self, status, c_pd, what, allow_empty):
+        """Adopts a freshly created dnnl_c pd, or raises (or stays empty)."""
+        if status != c.dnnl_success:
+            if allow_empty:
+                return
+            error.wrap_c_api(status, "could not create a primitive descriptor for %s" % what)
+        self.reset(c_pd)
+
+    def _query(self, what, index=0):
+        out = [None]
+        error.wrap_c_api(c.dnnl_primitive_desc_query(self.get(), int(what), index, out),
+                         "could not query %s" % c.dnnl_query2str(int(what)))
+        return out[0]
+
+    def query_md(self, what, idx=0):
+        md = c.dnnl_primitive_desc_query_md(self.get(), int(what), idx)
+        if md is None:
+            return desc()
+        clone = c.dnnl_memory_desc_t()
+        error.wrap_c_api(c.dnnl_memory_desc_clone(clone, md),
+                         "could not clone a memory descriptor")
+        return desc(clone)
+
+    def src_desc(self, idx=0):
+        return self.query_md(query.src_md, idx)
+
+    def dst_desc(self, idx=0):
+        return self.query_md(query.dst_md, idx)
+
+    def weights_desc(self, idx=0):
+        return self.query_md(query.weights_md, idx)
+
+    def diff_src_desc(self, idx=0):
+        return self.query_md(query.diff_src_md, idx)
+
+    def diff_dst_desc(self, idx=0):
+        return self.query_md(query.diff_dst_md, idx)
+
+    def diff_weights_desc(self, idx=0):
+        return self.query_md(query.diff_weights_md, idx)
+
+    def workspace_desc(self):
+        return self.query_md(query.workspace_md, 0)
+
+    def scratchpad_desc(self):
+        return self.query_md(query.scratchpad_md, 0)
+
+    def impl_info_str(self):
+        return self._query(c.dnnl_query_impl_info_str)
+
+    def get_engine(self):
+        return engine(c_engine=self._query(c.dnnl_query_engine), weak=True)
+
+    def scratchpad_engine(self):
+        return engine(c_engine=self._query(c.dnnl_query_scratchpad_engine), weak=True)
+
+    def get_primitive_attr(self):
+        a = c.dnnl_primitive_attr_t()
+        error.wrap_c_api(c.dnnl_primitive_desc_get_attr(self.get(), a),
+                         "could not get attributes")
+        clone = c.dnnl_primitive_attr_t()
+        error.wrap_c_api(c.dnnl_primitive_attr_clone(clone, a), "could not clone attributes")
+        return primitive_attr(clone)
+
+    def get_kind(self):
+        return primitive.kind(self._query(c.dnnl_query_primitive_kind))
+
+    def get_prop_kind(self):
+        return prop_kind(self._query(c.dnnl_query_prop_kind))
+
+    def get_algorithm(self):
+        return algorithm(self._query(c.dnnl_query_alg_kind))
+
+    def get_cell_kind(self):
+        return algorithm(self._query(c.dnnl_query_cell_kind))
+
+    def get_activation_kind(self):
+        return algorithm(self._query(c.dnnl_query_activation_kind))
+
+    def get_direction(self):
+        return rnn_direction(self._query(c.dnnl_query_direction))
+
+    def get_flags(self):
+        return self._query(c.dnnl_query_flags)
+
+    def get_alpha(self):
+        return self._query(c.dnnl_query_alpha_f32)
+
+    def get_beta(self):
+        return self._query(c.dnnl_query_beta_f32)
+
+    def get_k(self):
+        return self._query(c.dnnl_query_k_f32)
+
+    def get_local_size(self):
+        return self._query(c.dnnl_query_local_size_s64)
+
+    def get_strides(self):
+        return list(self._query(c.dnnl_query_strides))
+
+    def get_dilations(self):
+        return list(self._query(c.dnnl_query_dilations))
+
+    def get_padding_l(self):
+        return list(self._query(c.dnnl_query_padding_l))
+
+    def get_padding_r(self):
+        return list(self._query(c.dnnl_query_padding_r))
+
+    def get_kernel(self):
+        return list(self._query(c.dnnl_query_kernel))
+
+    def query_s32(self, what, idx=0):
+        return self._query(what, idx)
+
+    def next_impl(self):
+        """Moves to the next implementation; False when there is none."""
+        st = c.dnnl_primitive_desc_next_impl(self.get())
+        if st == c.dnnl_last_impl_reached:
+            return False
+        error.wrap_c_api(st, "could not advance to the next implementation")
+        return True
+
+
+class primitive(handle):
+    """oneDNN's dnnl::primitive."""
+
+    kind = _enum("kind", "dnnl_primitive_kind_t", "dnnl_",
+                 {"dnnl_undefined_primitive": "undef"})
+    _destroy = staticmethod(c.dnnl_primitive_destroy)
+
+    def __init__(self, pd=None):
+        super().__init__()
+        if pd is None:
+            return
+        c_pd = pd.get() if isinstance(pd, primitive_desc_base) else pd
+        h = c.dnnl_primitive_t()
+        error.wrap_c_api(c.dnnl_primitive_create(h, c_pd), "could not create a primitive")
+        self._h = h
+
+    def get_primitive_desc(self):
+        """The primitive's own descriptor, as a dnnl_c handle (C++ returns
+        const_dnnl_primitive_desc_t)."""
+        pd = c.dnnl_primitive_desc_t()
+        error.wrap_c_api(c.dnnl_primitive_get_primitive_desc(self.get(), pd),
+                         "could not get a primitive descriptor from a primitive")
+        return pd
+
+    def get_kind(self):
+        out = [None]
+        error.wrap_c_api(c.dnnl_primitive_desc_query(self.get_primitive_desc(),
+                                                     c.dnnl_query_primitive_kind, 0, out),
+                         "could not get a primitive kind")
+        return primitive.kind(out[0])
+
+    def execute(self, astream, args):
+        """args: {DNNL_ARG_*: memory}."""
+        try:
+            c_args = [(int(k), _c(v) if v else None) for k, v in args.items()]
+        except AttributeError:
+            raise error(c.dnnl_invalid_arguments,
+                        "execute arguments must be a dict {DNNL_ARG_*: memory}") from None
+        error.wrap_c_api(c.dnnl_primitive_execute(self.get(), _c(astream), len(c_args),
+                                                  c_args),
+                         "could not execute a primitive")
+
+
+class reorder(primitive):
+    """oneDNN's dnnl::reorder: reorder(pd), reorder(src, dst[, attr])."""
+
+    class primitive_desc(primitive_desc_base):
+        """reorder.primitive_desc(src_engine, src_md, dst_engine, dst_md[, attr]),
+        reorder.primitive_desc(src, dst[, attr]) on memories, or over a
+        dnnl_c reorder pd handle."""
+
+        def __init__(self, *args, allow_empty=False):
+            super().__init__()
+            if len(args) == 1 and isinstance(args[0], c.dnnl_primitive_desc_t):
+                self.reset(args[0])
+                self._check_kind(c.dnnl_reorder, ())
+                return
+            if len(args) >= 2 and isinstance(args[0], memory):
+                src, dst = args[0], args[1]
+                attr = args[2] if len(args) > 2 else None
+                args = (src.get_engine(), src.get_desc(), dst.get_engine(), dst.get_desc(),
+                        attr)
+            if len(args) not in (4, 5):
+                raise error(c.dnnl_invalid_arguments,
+                            "reorder.primitive_desc takes (src_engine, src_md, dst_engine, "
+                            "dst_md[, attr]) or (src, dst[, attr])")
+            src_engine, src_md, dst_engine, dst_md = args[:4]
+            attr = args[4] if len(args) == 5 else None
+            pd = c.dnnl_primitive_desc_t()
+            st = c.dnnl_reorder_primitive_desc_create(pd, src_md.get(), _c(src_engine),
+                                                      dst_md.get(), _c(dst_engine), _c(attr))
+            self._create(st, pd, "a reorder primitive", allow_empty)
+
+        def get_src_engine(self):
+            return engine(c_engine=self._query(c.dnnl_query_reorder_src_engine), weak=True)
+
+        def get_dst_engine(self):
+            return engine(c_engine=self._query(c.dnnl_query_reorder_dst_engine), weak=True)
+
+    def __init__(self, *args):
+        if len(args) >= 2 and isinstance(args[0], memory):
+            args = (reorder.primitive_desc(*args),)
+        super().__init__(*args)
+
+    def execute(self, astream, *args):
+        """execute(stream, src, dst) or execute(stream, {arg: memory})."""
+        if len(args) == 2:
+            args = ({c.DNNL_ARG_FROM: args[0], c.DNNL_ARG_TO: args[1]},)
+        super().execute(astream, *args)

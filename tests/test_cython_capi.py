@@ -1,0 +1,65 @@
+"""A Cython module compiled here, as a user would, against the installed
+dnnl_c .pxd files: it cimports the C-level API and runs reorders without
+the GIL."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import dnnl_c
+from helpers import bf16_bits, bf16_to_f32
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@pytest.fixture(scope="module")
+def capi_nogil(tmp_path_factory):
+    pytest.importorskip("Cython")
+    from Cython.Build import cythonize
+    from setuptools import Distribution, Extension
+
+    out = tmp_path_factory.mktemp("cython")
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(dnnl_c.__file__)))
+    ext = Extension("capi_nogil", [os.path.join(HERE, "cython", "capi_nogil.pyx")],
+                    include_dirs=[os.path.dirname(os.path.abspath(dnnl_c.__file__))])
+    dist = Distribution({"ext_modules": cythonize(
+        [ext], include_path=[package_root], build_dir=str(out / "c"), quiet=True,
+        compiler_directives={"language_level": 3})})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.build_lib = str(out / "lib")
+    cmd.build_temp = str(out / "tmp")
+    dist.run_command("build_ext")
+    sys.path.insert(0, str(out / "lib"))
+    try:
+        import capi_nogil
+        yield capi_nogil
+    finally:
+        sys.path.remove(str(out / "lib"))
+
+
+def test_reorders_from_cython_without_the_gil(capi_nogil):
+    n, ch, h, w = 2, 11, 5, 3
+    a = np.random.default_rng(3).standard_normal(n * ch * h * w).astype(np.float32)
+    b = np.zeros_like(a)
+    status, impls = capi_nogil.roundtrip(a, b, n, ch, h, w)
+    assert status == dnnl_c.dnnl_success
+    assert impls == ("ref:any", "ref:any")
+    expected = bf16_to_f32(bf16_bits(a)).reshape(n, ch, h, w).transpose(0, 2, 3, 1).reshape(-1)
+    np.testing.assert_array_equal(b, expected)
+
+
+def test_bad_calls_from_cython(capi_nogil):
+    assert capi_nogil.bad_calls() == (dnnl_c.dnnl_invalid_arguments,) * 3
+
+
+def test_pxd_exports_every_c_function():
+    pkg = os.path.dirname(os.path.abspath(dnnl_c.__file__))
+    exported = open(os.path.join(pkg, "dnnl.pxd")).read()
+    import re
+    for name in ("core.pxd", "reorder.pxd"):
+        text = open(os.path.join(pkg, name)).read()
+        text = text.split("# ------------------------------------------- for the primitive")[0]
+        for fn in re.findall(r"\b(dnnl_\w+)\(", text):
+            assert re.search(r"\b%s\b" % fn, exported), fn
