@@ -6,7 +6,8 @@ from libc.stdint cimport int64_t
 from libc.stdio cimport snprintf
 
 from dnnl_c.core cimport *
-from dnnl_c.kernels.reorder cimport reorder_supports, reorder_linear, reorder_tables
+from dnnl_c.kernels.reorder cimport (reorder_supports, reorder_linear, reorder_tables,
+                                     reorder_blocked_c)
 
 
 cdef bint types_ok(const dnnl_primitive_desc *pd) noexcept nogil:
@@ -42,6 +43,60 @@ cdef dnnl_status_t copy_execute(const dnnl_primitive_desc *pd,
     cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
     reorder_linear(ctx_data(ctx, DNNL_ARG_FROM), src.data_type, ctx_data(ctx, DNNL_ARG_TO),
                    dst.data_type, md_nelems(src, False))
+    return dnnl_success
+
+
+# -- simple:blocked_c: plain <-> blocked on channels only (nChw8c, nCdhw16c, ...)
+
+cdef bint spatial_flat(const md_t *md) noexcept nogil:
+    """Spatial dims (2..) nest densely, so they walk as one dim."""
+    cdef int d
+    for d in range(2, md.ndims - 1):
+        if md.strides[d] != md.strides[d + 1] * md.padded_dims[d + 1]:
+            return False
+    for d in range(md.ndims):
+        if d != 1 and md.padded_dims[d] != md.dims[d]:
+            return False
+    return True
+
+
+cdef bint channel_blocked(const md_t *md) noexcept nogil:
+    return md.inner_nblks == 1 and md.inner_idxs[0] == 1
+
+
+cdef dnnl_status_t blocked_c_init(dnnl_primitive_desc *pd) noexcept nogil:
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
+    cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
+    if not types_ok(pd):
+        return dnnl_unimplemented
+    if src.ndims < 3 or not spatial_flat(src) or not spatial_flat(dst):
+        return fail(dnnl_unimplemented, "needs spatial dims that nest densely")
+    if not ((md_is_plain(src) and channel_blocked(dst))
+            or (md_is_plain(dst) and channel_blocked(src))):
+        return fail(dnnl_unimplemented, "needs a plain side and a channel-blocked side")
+    if src.padded_dims[1] != src.dims[1] and md_is_plain(src) or (
+            dst.padded_dims[1] != dst.dims[1] and md_is_plain(dst)):
+        return fail(dnnl_unimplemented, "padded plain channels")
+    return dnnl_success
+
+
+cdef dnnl_status_t blocked_c_execute(const dnnl_primitive_desc *pd,
+                                     const exec_ctx_t *ctx) noexcept nogil:
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
+    cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
+    cdef bint to_blocked = md_is_plain(src)
+    cdef const md_t *plain = src if to_blocked else dst
+    cdef const md_t *blk = dst if to_blocked else src
+    cdef int64_t spatial = 1
+    cdef int d, last = src.ndims - 1
+    for d in range(2, src.ndims):
+        spatial *= src.dims[d]
+    if md_nelems(src, False) == 0:
+        return dnnl_success
+    reorder_blocked_c(ctx_data(ctx, DNNL_ARG_FROM), src.data_type, ctx_data(ctx, DNNL_ARG_TO),
+                      dst.data_type, to_blocked, src.dims[0], src.dims[1], spatial,
+                      blk.inner_blks[0], plain.strides[0], plain.strides[1],
+                      plain.strides[last], blk.strides[0], blk.strides[1], blk.strides[last])
     return dnnl_success
 
 
@@ -90,13 +145,16 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
 
 
 cdef impl_list_t reorder_impls
-reorder_impls.n = 2
+reorder_impls.n = 3
 reorder_impls.impls[0].name = "simple:copy"
 reorder_impls.impls[0].init = copy_init
 reorder_impls.impls[0].execute = copy_execute
-reorder_impls.impls[1].name = "ref:any"
-reorder_impls.impls[1].init = ref_init
-reorder_impls.impls[1].execute = ref_execute
+reorder_impls.impls[1].name = "simple:blocked_c"
+reorder_impls.impls[1].init = blocked_c_init
+reorder_impls.impls[1].execute = blocked_c_execute
+reorder_impls.impls[2].name = "ref:any"
+reorder_impls.impls[2].init = ref_init
+reorder_impls.impls[2].execute = ref_execute
 
 
 cdef dnnl_status_t dnnl_reorder_primitive_desc_create(

@@ -101,6 +101,51 @@ cdef void tables_impl(const src_t *src, dst_t *dst, int ndims, const int64_t *di
                 dst[doff + d_in[i]] = 0
 
 
+DEF TILE = 64
+
+
+cdef void blocked_c_impl(const src_t *src, dst_t *dst, bint to_blocked, int64_t n,
+                         int64_t ch, int64_t s, int64_t blk, int64_t p_n, int64_t p_c,
+                         int64_t p_s, int64_t b_n, int64_t b_cb, int64_t b_s) noexcept nogil:
+    cdef int64_t ncb = (ch + blk - 1) // blk, job, i, cb, s0, ts, j, cc, cmax
+    cdef const src_t *sp
+    cdef dst_t *dp
+    for job in prange(n * ncb, schedule='static'):
+        i = job // ncb
+        cb = job % ncb
+        cmax = ch - cb * blk
+        if cmax > blk:
+            cmax = blk
+        if to_blocked:
+            sp = src + i * p_n + cb * blk * p_c
+            dp = dst + i * b_n + cb * b_cb
+            if p_c == 1:        # channels innermost on both sides
+                for j in range(s):
+                    for cc in range(cmax):
+                        dp[j * b_s + cc] = convert(sp[j * p_s + cc], <dst_t *>0)
+                    for cc in range(cmax, blk):
+                        dp[j * b_s + cc] = 0
+            else:               # spatial innermost on the plain side
+                for j in range(s):
+                    for cc in range(cmax):
+                        dp[j * b_s + cc] = convert(sp[cc * p_c + j * p_s], <dst_t *>0)
+                    for cc in range(cmax, blk):
+                        dp[j * b_s + cc] = 0
+        else:
+            sp = src + i * b_n + cb * b_cb
+            dp = dst + i * p_n + cb * blk * p_c
+            if p_c == 1:
+                for j in range(s):
+                    for cc in range(cmax):
+                        dp[j * p_s + cc] = convert(sp[j * b_s + cc], <dst_t *>0)
+            else:
+                for s0 in range(0, s, TILE):
+                    ts = s - s0 if s - s0 < TILE else TILE
+                    for cc in range(cmax):
+                        for j in range(s0, s0 + ts):
+                            dp[cc * p_c + j * p_s] = convert(sp[j * b_s + cc], <dst_t *>0)
+
+
 # -- dispatch on (src_dt, dst_dt)
 
 cdef void linear_to(const src_t *src, char *dst, int dst_dt, int64_t n) noexcept nogil:
@@ -165,3 +210,43 @@ cdef void reorder_tables(const char *src, int src_dt, char *dst, int dst_dt,
     elif src_dt == dnnl_u8:
         tables_to(<const uint8_t *>src, dst, dst_dt, ndims, dims, dst_pdims, src_off,
                   dst_off, inner)
+
+
+cdef void blocked_c_to(const src_t *src, char *dst, int dst_dt, bint to_blocked, int64_t n,
+                       int64_t ch, int64_t s, int64_t blk, int64_t p_n, int64_t p_c,
+                       int64_t p_s, int64_t b_n, int64_t b_cb, int64_t b_s) noexcept nogil:
+    if dst_dt == dnnl_f32:
+        blocked_c_impl(src, <float *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb, b_s)
+    elif dst_dt == dnnl_bf16:
+        blocked_c_impl(src, <bf16_t *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb,
+                       b_s)
+    elif dst_dt == dnnl_s32:
+        blocked_c_impl(src, <int32_t *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb,
+                       b_s)
+    elif dst_dt == dnnl_s8:
+        blocked_c_impl(src, <int8_t *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb,
+                       b_s)
+    elif dst_dt == dnnl_u8:
+        blocked_c_impl(src, <uint8_t *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb,
+                       b_s)
+
+
+cdef void reorder_blocked_c(const char *src, int src_dt, char *dst, int dst_dt,
+                            bint to_blocked, int64_t n, int64_t ch, int64_t s, int64_t blk,
+                            int64_t plain_s_n, int64_t plain_s_c, int64_t plain_s_s,
+                            int64_t blk_s_n, int64_t blk_s_cb, int64_t blk_s_s) noexcept nogil:
+    if src_dt == dnnl_f32:
+        blocked_c_to(<const float *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+                     plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
+    elif src_dt == dnnl_bf16:
+        blocked_c_to(<const bf16_t *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+                     plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
+    elif src_dt == dnnl_s32:
+        blocked_c_to(<const int32_t *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+                     plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
+    elif src_dt == dnnl_s8:
+        blocked_c_to(<const int8_t *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+                     plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
+    elif src_dt == dnnl_u8:
+        blocked_c_to(<const uint8_t *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+                     plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
