@@ -221,3 +221,32 @@ def test_large_tensor_in_parallel(eng, strm):
     reorder(eng, strm, src_md, make_memory(src_md, eng, a), dst_md, dst)
     np.testing.assert_array_equal(memory_bytes(dst).view(np.uint16),
                                   to_layout(bf16_bits(a), "aBcd8b"))
+
+
+@pytest.mark.parametrize("dims,src_tag,dst_tag", BLOCKED_PAIRS + [
+    ([2, 13, 5, 3], "abcd", "aBcd8b"), ([2, 13, 5, 3], "aBcd16b", "abcd"),
+    ([3, 4], "ab", "ba"), ([4, 6], "ab", "ab")])
+def test_every_implementation_agrees_with_numpy(eng, strm, dims, src_tag, dst_tag):
+    """next_impl walks the list: the fast paths and the reference alike."""
+    a = np.random.default_rng(9).standard_normal(dims).astype(np.float32)
+    src_md = make_md(dims, c.dnnl_f32, getattr(c, "dnnl_" + src_tag))
+    dst_md = make_md(dims, c.dnnl_bf16, getattr(c, "dnnl_" + dst_tag))
+    src = make_memory(src_md, eng, to_layout(a, src_tag).copy())
+    pd = c.dnnl_primitive_desc_t()
+    check(c.dnnl_reorder_primitive_desc_create(pd, src_md, eng, dst_md, eng, None))
+    seen = []
+    while True:
+        out = [None]
+        check(c.dnnl_primitive_desc_query(pd, c.dnnl_query_impl_info_str, 0, out))
+        seen.append(out[0])
+        prim = c.dnnl_primitive_t()
+        check(c.dnnl_primitive_create(prim, pd))
+        dst = make_memory(dst_md, eng)
+        check(c.dnnl_primitive_execute(prim, strm, 2, [(c.DNNL_ARG_FROM, src),
+                                                       (c.DNNL_ARG_TO, dst)]))
+        expected = to_layout(bf16_bits(a), dst_tag)
+        np.testing.assert_array_equal(memory_bytes(dst).view(np.uint16)[:expected.size],
+                                      expected, err_msg=out[0])
+        if c.dnnl_primitive_desc_next_impl(pd) == c.dnnl_last_impl_reached:
+            break
+    assert seen[-1] == "ref:any"
