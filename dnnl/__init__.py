@@ -14,3 +14,4 @@ from dnnl._common import (algorithm, engine, error, fpmath_mode, handle,  # noqa
                           scratchpad_mode, status, stream)
 from dnnl._memory import data_type_of, memory, numpy_dtype  # noqa: F401
 from dnnl._primitive import primitive, primitive_desc_base, reorder  # noqa: F401
+from dnnl._eltwise import eltwise_backward, eltwise_forward  # noqa: F401

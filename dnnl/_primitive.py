@@ -154,6 +154,36 @@ class primitive_desc_base(handle):
         return True
 
 
+def _wrap_c_pd(self, args, kind, prop_kinds=()):
+    """Handles the `primitive_desc(c_pd)` form; True when it applied."""
+    if len(args) == 1 and isinstance(args[0], c.dnnl_primitive_desc_t):
+        self.reset(args[0])
+        self._check_kind(kind, prop_kinds)
+        return True
+    return False
+
+
+def _tail(args, n_numbers, hint_cls=None):
+    """Splits the optional C++ tail after the required arguments: up to
+    n_numbers scalars, then the hint primitive descriptor (when hint_cls),
+    then attr. Returns (numbers, hint, attr)."""
+    numbers = []
+    rest = list(args)
+    while rest and len(numbers) < n_numbers and isinstance(rest[0], (int, float)) \
+            and not isinstance(rest[0], bool):
+        numbers.append(rest.pop(0))
+    hint = None
+    if hint_cls is not None:
+        if not rest or not isinstance(rest[0], hint_cls):
+            raise error(c.dnnl_invalid_arguments,
+                        "expected hint_fwd_pd, a %s" % hint_cls.__qualname__)
+        hint = rest.pop(0)
+    attr = rest.pop(0) if rest else None
+    if rest or (attr is not None and not isinstance(attr, primitive_attr)):
+        raise error(c.dnnl_invalid_arguments, "unexpected arguments: %r" % (rest or [attr],))
+    return numbers, hint, attr
+
+
 class primitive(handle):
     """oneDNN's dnnl::primitive."""
 

@@ -23,8 +23,6 @@ import operator
 cdef class _handle:
     """A C handle. Holds a reference on the object the handle lives in, so
     the memory behind it stays valid as long as this Python object does."""
-    cdef c.obj_header *ptr
-    cdef c.obj_header *root
 
     cdef void adopt(self, c.obj_header *p):
         cdef c.obj_header *old = self.root
@@ -353,9 +351,22 @@ def dnnl_stream_create(stream, engine, flags):
 
 
 cdef void _adopt_new(_handle out, c.obj_header *p):
-    """Fills an output handle with a freshly created object (refcount 1, the
-    user's, released by destroy); the handle object adds its own."""
+    """A created object has one reference, the user's, which destroy
+    releases; the handle object adds its own."""
     out.adopt(p)
+
+
+cdef dnnl_status_t _pd_created(dnnl_status_t st, _handle out, c.dnnl_primitive_desc_t pd):
+    if st == dnnl_success:
+        _adopt_new(out, &pd.hdr)
+    return st
+
+
+cdef c.dnnl_dim_t *_opt_dims(object seq, c.dnnl_dim_t *out, int need, str name) except? NULL:
+    if seq is None:
+        return NULL
+    _fill_dims(seq, out, need, name)
+    return out
 
 
 def dnnl_stream_get_engine(stream, engine):

@@ -353,6 +353,14 @@ cdef dnnl_dim_t md_offset(const md_t *md, const dnnl_dim_t *pos) noexcept nogil
 cdef size_t dt_size(dnnl_data_type_t dt) noexcept nogil
 cdef void md_describe(const md_t *md, char *buf, size_t n) noexcept nogil
 
+# A plain dense layout (abc...) of md's dims in data type dt.
+cdef void md_plain(md_t *out, const md_t *md, dnnl_data_type_t dt) noexcept nogil
+# out takes in's layout (blocking, strides, padding) and keeps its data type.
+cdef dnnl_status_t md_copy_layout(md_t *out, const md_t *layout) noexcept nogil
+# False when ONEDNN_MAX_CPU_ISA names an ISA without bf16 instructions: then
+# bf16 compute primitives answer dnnl_unimplemented, as oneDNN does there.
+cdef bint bf16_allowed() noexcept nogil
+
 cdef bint engine_ok(dnnl_engine *engine) noexcept nogil
 cdef dnnl_status_t pd_create(dnnl_primitive_desc_t *out, dnnl_engine *engine,
                              const op_desc_t *desc, const impl_list_t *impls,
@@ -364,5 +372,13 @@ cdef void op_add_arg(op_desc_t *desc, int arg, int usage, const md_t *md) noexce
 cdef pd_arg_t *pd_arg(const dnnl_primitive_desc *pd, int arg) noexcept nogil
 cdef md_t *pd_md(const dnnl_primitive_desc *pd, int arg) noexcept nogil
 cdef pd_arg_t *pd_add_arg(dnnl_primitive_desc *pd, int arg, int usage) noexcept nogil
+cdef bint pd_is_alive(const dnnl_primitive_desc *pd) noexcept nogil
+# A backward pd's hint: NULL passes unless required; otherwise it must be a
+# live forward pd of the same primitive kind.
+cdef dnnl_status_t check_hint(const dnnl_primitive_desc *hint, dnnl_primitive_kind_t kind,
+                              bint required) noexcept nogil
+# Checks that an md argument is a live descriptor (NULL allowed if optional).
+cdef dnnl_status_t check_md_arg(const dnnl_memory_desc *md, const char *name,
+                                bint optional) noexcept nogil
 cdef const exec_arg_t *ctx_arg(const exec_ctx_t *ctx, int arg) noexcept nogil
 cdef char *ctx_data(const exec_ctx_t *ctx, int arg) noexcept nogil

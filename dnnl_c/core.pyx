@@ -659,6 +659,36 @@ cdef inline void md_dim_offsets_one(const md_t *md, int d, dnnl_dim_t p,
     out[0] = off
 
 
+cdef void md_plain(md_t *out, const md_t *md, dnnl_data_type_t dt) noexcept nogil:
+    md_init_by_tag(out, md.ndims, md.dims, dt, <dnnl_format_tag_t>(dnnl_a + md.ndims - 1))
+
+
+cdef dnnl_status_t md_copy_layout(md_t *out, const md_t *layout) noexcept nogil:
+    cdef int d
+    if out.ndims != layout.ndims or layout.format_kind != dnnl_blocked:
+        return fail(dnnl_invalid_arguments, "cannot copy a layout across different dims")
+    for d in range(out.ndims):
+        if out.dims[d] != layout.dims[d]:
+            return fail(dnnl_invalid_arguments, "cannot copy a layout across different dims")
+    cdef dnnl_data_type_t dt = out.data_type
+    out[0] = layout[0]
+    out.data_type = dt
+    out.offset0 = 0
+    return dnnl_success
+
+
+cdef bint bf16_allowed() noexcept nogil:
+    cdef const char *isa = getenv("ONEDNN_MAX_CPU_ISA")
+    if isa == NULL:
+        isa = getenv("DNNL_MAX_CPU_ISA")
+    if isa == NULL:
+        return True
+    return not (strcmp(isa, "SSE41") == 0 or strcmp(isa, "AVX") == 0
+                or strcmp(isa, "AVX2") == 0 or strcmp(isa, "AVX2_VNNI") == 0
+                or strcmp(isa, "sse41") == 0 or strcmp(isa, "avx") == 0
+                or strcmp(isa, "avx2") == 0 or strcmp(isa, "avx2_vnni") == 0)
+
+
 cdef void md_describe(const md_t *md, char *buf, size_t n) noexcept nogil:
     """Short description for messages and verbose lines: 'f32:aBcd8b' or
     'f32:strides(...)'; '' for zero mds."""
@@ -1235,6 +1265,40 @@ cdef dnnl_status_t dnnl_primitive_attr_set_fpmath_mode(
 
 cdef inline bint pd_ok(const dnnl_primitive_desc *pd) noexcept nogil:
     return obj_alive(&pd.hdr if pd != NULL else NULL, OBJ_PRIMITIVE_DESC)
+
+
+cdef bint pd_is_alive(const dnnl_primitive_desc *pd) noexcept nogil:
+    return pd_ok(pd)
+
+
+cdef dnnl_status_t check_hint(const dnnl_primitive_desc *hint, dnnl_primitive_kind_t kind,
+                              bint required) noexcept nogil:
+    if hint == NULL:
+        if required:
+            snprintf(cydnnl_error_buf, 1024, "%s backward needs hint_fwd_pd, the forward "
+                     "primitive descriptor", cydnnl_prim_kind2str(kind))
+            return fail(dnnl_invalid_arguments, cydnnl_error_buf)
+        return dnnl_success
+    if not pd_ok(hint):
+        return fail(dnnl_invalid_arguments, "hint_fwd_pd is not a live primitive descriptor")
+    if hint.desc.primitive_kind != kind or not (
+            hint.desc.prop_kind == dnnl_forward_training
+            or hint.desc.prop_kind == dnnl_forward_inference):
+        snprintf(cydnnl_error_buf, 1024, "hint_fwd_pd is a %s %s primitive descriptor, not a "
+                 "%s forward one", cydnnl_prim_kind2str(hint.desc.primitive_kind),
+                 cydnnl_prop_kind2str(hint.desc.prop_kind), cydnnl_prim_kind2str(kind))
+        return fail(dnnl_invalid_arguments, cydnnl_error_buf)
+    return dnnl_success
+
+
+cdef dnnl_status_t check_md_arg(const dnnl_memory_desc *md, const char *name,
+                                bint optional) noexcept nogil:
+    if md == NULL and optional:
+        return dnnl_success
+    if not md_ok(md):
+        snprintf(cydnnl_error_buf, 1024, "%s is not a live memory descriptor", name)
+        return fail(dnnl_invalid_arguments, cydnnl_error_buf)
+    return dnnl_success
 
 
 cdef void op_init(op_desc_t *desc, dnnl_primitive_kind_t kind, dnnl_prop_kind_t prop_kind,

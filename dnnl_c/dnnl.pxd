@@ -105,3 +105,5 @@ from dnnl_c.core cimport (
     cydnnl_memory_set_capacity,
     cydnnl_memory_desc_extent)
 from dnnl_c.reorder cimport dnnl_reorder_primitive_desc_create
+from dnnl_c.eltwise cimport (dnnl_eltwise_forward_primitive_desc_create,
+                             dnnl_eltwise_backward_primitive_desc_create)

@@ -157,6 +157,34 @@ reorder_impls.impls[2].init = ref_init
 reorder_impls.impls[2].execute = ref_execute
 
 
+cdef dnnl_status_t reorder_md(const char *src, const md_t *src_md, char *dst,
+                              const md_t *dst_md) noexcept nogil:
+    """The reorder primitive's work without a primitive: the first
+    implementation that accepts the pair runs."""
+    cdef dnnl_primitive_desc pd
+    cdef exec_ctx_t ctx
+    cdef int i
+    pd.nargs = 2
+    pd.args[0].arg = DNNL_ARG_FROM
+    pd.args[0].md.md = src_md[0]
+    pd.args[0].md.md.offset0 = 0
+    pd.args[1].arg = DNNL_ARG_TO
+    pd.args[1].md.md = dst_md[0]
+    pd.args[1].md.md.offset0 = 0
+    md_zero(&pd.zero_md.md)
+    ctx.nargs = 2
+    ctx.args[0].arg = DNNL_ARG_FROM
+    ctx.args[0].data = <char *>src
+    ctx.args[0].md = &pd.args[0].md.md
+    ctx.args[1].arg = DNNL_ARG_TO
+    ctx.args[1].data = dst
+    ctx.args[1].md = &pd.args[1].md.md
+    for i in range(reorder_impls.n):
+        if reorder_impls.impls[i].init(&pd) == dnnl_success:
+            return reorder_impls.impls[i].execute(&pd, &ctx)
+    return fail(dnnl_unimplemented, "no reorder between these descriptors")
+
+
 cdef dnnl_status_t dnnl_reorder_primitive_desc_create(
         dnnl_primitive_desc_t *reorder_primitive_desc,
         const_dnnl_memory_desc_t src_desc, dnnl_engine_t src_engine,

@@ -1,0 +1,57 @@
+# Shared by the Python-level API modules (_api*.pyx): handle objects and the
+# argument helpers.
+
+cimport dnnl_c.core as c
+from dnnl_c.dnnl_types cimport dnnl_status_t
+
+
+cdef class _handle:
+    cdef c.obj_header *ptr
+    cdef c.obj_header *root
+    cdef void adopt(self, c.obj_header *p)
+
+
+cdef class dnnl_engine_t(_handle):
+    pass
+
+
+cdef class dnnl_stream_t(_handle):
+    pass
+
+
+cdef class dnnl_memory_desc_t(_handle):
+    pass
+
+
+cdef class dnnl_memory_t(_handle):
+    pass
+
+
+cdef class dnnl_primitive_desc_t(_handle):
+    pass
+
+
+cdef class dnnl_primitive_t(_handle):
+    pass
+
+
+cdef class dnnl_primitive_attr_t(_handle):
+    pass
+
+
+# The C pointer of an input handle of class cls (None is NULL); raises _BadArg.
+cdef c.obj_header *_in(object h, type cls, str name) except? NULL
+# An output handle the call fills in.
+cdef _handle _out(object h, type cls, str name)
+# A sequence of ints into a dnnl_dims_t holding at least `need` of them.
+cdef int _fill_dims(object seq, c.dnnl_dim_t *out, int need, str name) except -1
+# seq into out, or NULL when seq is None.
+cdef c.dnnl_dim_t *_opt_dims(object seq, c.dnnl_dim_t *out, int need, str name) except? NULL
+cdef int _set_out(object out, object value, str name) except -1
+cdef int _fail(str msg) except -1
+# Records the message and returns dnnl_invalid_arguments.
+cdef dnnl_status_t _bad(object e)
+# Fills an output handle with a freshly created object.
+cdef void _adopt_new(_handle out, c.obj_header *p)
+# The end of every *_primitive_desc_create wrapper: fills `out` on success.
+cdef dnnl_status_t _pd_created(dnnl_status_t st, _handle out, c.dnnl_primitive_desc_t pd)
