@@ -157,7 +157,11 @@ class primitive_desc_base(handle):
 def _wrap_c_pd(self, args, kind, prop_kinds=()):
     """Handles the `primitive_desc(c_pd)` form; True when it applied."""
     if len(args) == 1 and isinstance(args[0], c.dnnl_primitive_desc_t):
-        self.reset(args[0])
+        # a private copy: the handle may belong to a primitive
+        clone = c.dnnl_primitive_desc_t()
+        error.wrap_c_api(c.dnnl_primitive_desc_clone(clone, args[0]),
+                         "could not clone a primitive descriptor")
+        self.reset(clone)
         self._check_kind(kind, prop_kinds)
         return True
     return False
@@ -237,9 +241,7 @@ class reorder(primitive):
 
         def __init__(self, *args, allow_empty=False):
             super().__init__()
-            if len(args) == 1 and isinstance(args[0], c.dnnl_primitive_desc_t):
-                self.reset(args[0])
-                self._check_kind(c.dnnl_reorder, ())
+            if _wrap_c_pd(self, args, c.dnnl_reorder):
                 return
             if len(args) >= 2 and isinstance(args[0], memory):
                 src, dst = args[0], args[1]

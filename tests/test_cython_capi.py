@@ -58,7 +58,7 @@ def test_pxd_exports_every_c_function():
     pkg = os.path.dirname(os.path.abspath(dnnl_c.__file__))
     exported = open(os.path.join(pkg, "dnnl.pxd")).read()
     import re
-    for name in ("core.pxd", "reorder.pxd"):
+    for name in ("core.pxd", "reorder.pxd", "eltwise.pxd", "convolution.pxd"):
         text = open(os.path.join(pkg, name)).read()
         text = text.split("# ------------------------------------------- for the primitive")[0]
         for fn in re.findall(r"\b(dnnl_\w+)\(", text):

@@ -1,0 +1,368 @@
+# The convolution primitive (oneDNN src/common/convolution.cpp conv_desc_init
+# and the cpu convolution list): validation, then implementations tried in
+# order, the layout-generic reference last.
+
+from libc.stdio cimport snprintf
+from libc.stdint cimport int64_t
+from libc.string cimport memset
+
+from dnnl_c.core cimport *
+from dnnl_c.reorder cimport reorder_md
+from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_fwd_ref, conv_bwd_data_ref,
+                                         conv_bwd_weights_ref)
+
+# The arguments in the roles every direction shares: the data tensor on the
+# input side, weights, bias, the data tensor on the output side.
+cdef struct conv_args_t:
+    int src
+    int wei
+    int bias
+    int dst
+
+
+cdef inline bint is_fwd(const dnnl_primitive_desc *pd) noexcept nogil:
+    return pd.desc.prop_kind == dnnl_forward_training or pd.desc.prop_kind == dnnl_forward_inference
+
+
+cdef conv_args_t roles(const dnnl_primitive_desc *pd) noexcept nogil:
+    cdef conv_args_t a
+    if is_fwd(pd):
+        a.src, a.wei, a.bias, a.dst = DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST
+    elif pd.desc.prop_kind == dnnl_backward_data:
+        a.src, a.wei, a.bias, a.dst = (DNNL_ARG_DIFF_SRC, DNNL_ARG_WEIGHTS, -1,
+                                       DNNL_ARG_DIFF_DST)
+    else:
+        a.src, a.wei, a.bias, a.dst = (DNNL_ARG_SRC, DNNL_ARG_DIFF_WEIGHTS, DNNL_ARG_DIFF_BIAS,
+                                       DNNL_ARG_DIFF_DST)
+    return a
+
+
+cdef void shape_of(const dnnl_primitive_desc *pd, conv_shape_t *s) noexcept nogil:
+    cdef conv_args_t a = roles(pd)
+    cdef const md_t *src = pd_md(pd, a.src)
+    cdef const md_t *wei = pd_md(pd, a.wei)
+    cdef const md_t *dst = pd_md(pd, a.dst)
+    cdef int sp = src.ndims - 2, i
+    cdef bint groups = wei.ndims == src.ndims + 1
+    cdef int64_t idims[3]
+    cdef int64_t odims[3]
+    cdef int64_t kdims[3]
+    cdef int64_t st[3]
+    cdef int64_t dl[3]
+    cdef int64_t pl[3]
+    for i in range(3):
+        idims[i] = odims[i] = kdims[i] = st[i] = 1
+        dl[i] = pl[i] = 0
+    for i in range(sp):
+        idims[3 - sp + i] = src.dims[2 + i]
+        odims[3 - sp + i] = dst.dims[2 + i]
+        kdims[3 - sp + i] = wei.dims[wei.ndims - sp + i]
+        st[3 - sp + i] = pd.desc.strides[i]
+        dl[3 - sp + i] = pd.desc.dilates[i]
+        pl[3 - sp + i] = pd.desc.padding_l[i]
+    s.mb = src.dims[0]
+    s.g = wei.dims[0] if groups else 1
+    s.ocg = wei.dims[1] if groups else wei.dims[0]
+    s.icg = wei.dims[2] if groups else wei.dims[1]
+    s.id, s.ih, s.iw = idims[0], idims[1], idims[2]
+    s.od, s.oh, s.ow = odims[0], odims[1], odims[2]
+    s.kd, s.kh, s.kw = kdims[0], kdims[1], kdims[2]
+    s.sd, s.sh, s.sw = st[0], st[1], st[2]
+    s.dd, s.dh, s.dw = dl[0], dl[1], dl[2]
+    s.pd, s.ph, s.pw = pl[0], pl[1], pl[2]
+
+
+cdef dnnl_status_t check_types(const dnnl_primitive_desc *pd) noexcept nogil:
+    """oneDNN's data-type table for convolution (doc/primitives/convolution.md)."""
+    cdef conv_args_t a = roles(pd)
+    cdef dnnl_data_type_t src = pd_md(pd, a.src).data_type
+    cdef dnnl_data_type_t wei = pd_md(pd, a.wei).data_type
+    cdef dnnl_data_type_t dst = pd_md(pd, a.dst).data_type
+    cdef const md_t *bias_md = pd_md(pd, a.bias) if a.bias >= 0 else NULL
+    cdef dnnl_data_type_t bias = bias_md.data_type if bias_md != NULL and bias_md.ndims else \
+        dnnl_data_type_undef
+    cdef bint ok
+    cdef bint bias_ok = bias == dnnl_data_type_undef or bias == dnnl_f32 or bias == dnnl_bf16
+    if is_fwd(pd):
+        ok = (src == wei == dst == dnnl_f32 and (bias == dnnl_data_type_undef or bias == dnnl_f32)) \
+            or (src == wei == dnnl_bf16 and (dst == dnnl_f32 or dst == dnnl_bf16) and bias_ok)
+    elif pd.desc.prop_kind == dnnl_backward_data:
+        # src is diff_src, dst is diff_dst here
+        ok = (src == wei == dst == dnnl_f32) or (
+            wei == dst == dnnl_bf16 and (src == dnnl_f32 or src == dnnl_bf16))
+    else:
+        # wei is diff_weights, bias diff_bias, dst diff_dst
+        ok = (src == wei == dst == dnnl_f32 and (bias == dnnl_data_type_undef or bias == dnnl_f32)) \
+            or (src == dst == dnnl_bf16 and (wei == dnnl_f32 or wei == dnnl_bf16) and bias_ok)
+    if not ok:
+        return fail(dnnl_unimplemented, "convolution: unsupported data type combination")
+    if (src == dnnl_bf16 or wei == dnnl_bf16 or dst == dnnl_bf16) and not bf16_allowed():
+        return fail(dnnl_unimplemented, "convolution: bf16 is disabled by ONEDNN_MAX_CPU_ISA")
+    return dnnl_success
+
+
+cdef bint plain_f32(const md_t *md) noexcept nogil:
+    return (md.data_type == dnnl_f32 and md.offset0 == 0
+            and md_matches_tag(md, <dnnl_format_tag_t>(dnnl_a + md.ndims - 1)))
+
+
+# -- ref:any: plain f32 copies of whatever is not plain f32 already
+
+cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
+    cdef int i
+    cdef md_t *md
+    if pd.desc.alg_kind != dnnl_convolution_direct:
+        return fail(dnnl_unimplemented, "convolution: only the direct algorithm")
+    for i in range(pd.nargs):
+        md = &pd.args[i].md.md
+        if md_is_any(md):
+            md_set_tag(md, <dnnl_format_tag_t>(dnnl_a + md.ndims - 1))
+    cdef dnnl_status_t st = check_types(pd)
+    if st != dnnl_success:
+        return st
+    cdef size_t scratch = 0
+    for i in range(pd.nargs):
+        md = &pd.args[i].md.md
+        if md.ndims and not plain_f32(md):
+            scratch += md_nelems(md, False) * sizeof(float) + 64
+    pd.scratchpad_size = scratch
+    return dnnl_success
+
+
+cdef float *plain_input(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+                        char **scratch, dnnl_status_t *st) noexcept nogil:
+    """The argument as plain f32: its own buffer, or a converted copy."""
+    cdef const md_t *md = pd_md(pd, arg)
+    cdef md_t plain
+    cdef float *out
+    if md.ndims == 0:
+        return NULL
+    if plain_f32(md):
+        return <float *>ctx_data(ctx, arg)
+    out = <float *>scratch[0]
+    scratch[0] += md_nelems(md, False) * sizeof(float) + 64
+    md_plain(&plain, md, dnnl_f32)
+    st[0] = reorder_md(ctx_data(ctx, arg), md, <char *>out, &plain)
+    return out
+
+
+cdef float *plain_output(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+                         char **scratch) noexcept nogil:
+    cdef const md_t *md = pd_md(pd, arg)
+    cdef float *out
+    if md.ndims == 0:
+        return NULL
+    if plain_f32(md):
+        return <float *>ctx_data(ctx, arg)
+    out = <float *>scratch[0]
+    scratch[0] += md_nelems(md, False) * sizeof(float) + 64
+    return out
+
+
+cdef dnnl_status_t store_output(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+                                const float *data) noexcept nogil:
+    cdef const md_t *md = pd_md(pd, arg)
+    cdef md_t plain
+    if md.ndims == 0 or plain_f32(md):
+        return dnnl_success
+    md_plain(&plain, md, dnnl_f32)
+    return reorder_md(<const char *>data, &plain, ctx_data(ctx, arg), md)
+
+
+cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
+                               const exec_ctx_t *ctx) noexcept nogil:
+    cdef conv_shape_t s
+    cdef conv_args_t a = roles(pd)
+    cdef char *scratch = ctx.scratchpad
+    cdef dnnl_status_t st = dnnl_success
+    cdef float *src
+    cdef float *wei
+    cdef float *bias
+    cdef float *dst
+    shape_of(pd, &s)
+    if s.mb * s.g * s.icg * s.ocg * s.id * s.ih * s.iw == 0:
+        return dnnl_success
+    if is_fwd(pd):
+        src = plain_input(pd, ctx, a.src, &scratch, &st)
+        wei = plain_input(pd, ctx, a.wei, &scratch, &st)
+        bias = plain_input(pd, ctx, a.bias, &scratch, &st)
+        dst = plain_output(pd, ctx, a.dst, &scratch)
+        if st == dnnl_success:
+            conv_fwd_ref(&s, src, wei, bias, dst)
+            st = store_output(pd, ctx, a.dst, dst)
+    elif pd.desc.prop_kind == dnnl_backward_data:
+        wei = plain_input(pd, ctx, a.wei, &scratch, &st)
+        dst = plain_input(pd, ctx, a.dst, &scratch, &st)
+        src = plain_output(pd, ctx, a.src, &scratch)
+        if st == dnnl_success:
+            conv_bwd_data_ref(&s, src, wei, dst)
+            st = store_output(pd, ctx, a.src, src)
+    else:
+        src = plain_input(pd, ctx, a.src, &scratch, &st)
+        dst = plain_input(pd, ctx, a.dst, &scratch, &st)
+        wei = plain_output(pd, ctx, a.wei, &scratch)
+        bias = plain_output(pd, ctx, a.bias, &scratch)
+        if st == dnnl_success:
+            conv_bwd_weights_ref(&s, src, wei, bias, dst)
+            st = store_output(pd, ctx, a.wei, wei)
+            if st == dnnl_success:
+                st = store_output(pd, ctx, a.bias, bias)
+    return st
+
+
+cdef impl_list_t conv_impls
+conv_impls.n = 1
+conv_impls.impls[0].name = "ref:any"
+conv_impls.impls[0].init = ref_init
+conv_impls.impls[0].execute = ref_execute
+
+# ------------------------------------------------------------ validation
+
+
+cdef dnnl_status_t init_desc(op_desc_t *desc, dnnl_prop_kind_t prop_kind, dnnl_alg_kind_t alg,
+                             const dnnl_memory_desc *src, const dnnl_memory_desc *wei,
+                             const dnnl_memory_desc *bias, const dnnl_memory_desc *dst,
+                             const dnnl_dim_t *strides, const dnnl_dim_t *dilates,
+                             const dnnl_dim_t *padding_l, const dnnl_dim_t *padding_r,
+                             const char *src_name, const char *wei_name,
+                             const char *bias_name, const char *dst_name) noexcept nogil:
+    """oneDNN's conv_desc_init: every check on shapes and parameters."""
+    cdef char msg[256]
+    cdef dnnl_status_t st = check_md_arg(src, src_name, False)
+    if st == dnnl_success:
+        st = check_md_arg(wei, wei_name, False)
+    if st == dnnl_success:
+        st = check_md_arg(dst, dst_name, False)
+    if st == dnnl_success:
+        st = check_md_arg(bias, bias_name, True)
+    if st != dnnl_success:
+        return st
+    if alg != dnnl_convolution_direct and alg != dnnl_convolution_auto \
+            and alg != dnnl_convolution_winograd:
+        return fail(dnnl_invalid_arguments, "convolution: unknown algorithm")
+    if strides == NULL or padding_l == NULL or padding_r == NULL:
+        return fail(dnnl_invalid_arguments, "convolution: strides and padding are required")
+    cdef const md_t *s = &src.md
+    cdef const md_t *w = &wei.md
+    cdef const md_t *d = &dst.md
+    cdef int nd = s.ndims, sp, i
+    if nd < 3 or nd > 5:
+        snprintf(msg, sizeof(msg), "convolution: %s has %d dims; 3 to 5 (N, C, spatial)",
+                 src_name, nd)
+        return fail(dnnl_invalid_arguments, msg)
+    sp = nd - 2
+    cdef bint groups = w.ndims == nd + 1
+    if d.ndims != nd or not (w.ndims == nd or groups):
+        snprintf(msg, sizeof(msg), "convolution: %s, %s and %s have inconsistent ndims "
+                 "(%d, %d, %d)", src_name, wei_name, dst_name, nd, w.ndims, d.ndims)
+        return fail(dnnl_invalid_arguments, msg)
+    cdef int64_t g = w.dims[0] if groups else 1
+    cdef int64_t oc = w.dims[1] * g if groups else w.dims[0]
+    cdef int64_t ic = w.dims[2] * g if groups else w.dims[1]
+    if s.dims[0] != d.dims[0] or s.dims[1] != ic or d.dims[1] != oc:
+        snprintf(msg, sizeof(msg), "convolution: channels or batch do not match: %s %lldx%lld, "
+                 "%s gives ic %lld oc %lld, %s %lldx%lld", src_name, <long long>s.dims[0],
+                 <long long>s.dims[1], wei_name, <long long>ic, <long long>oc, dst_name,
+                 <long long>d.dims[0], <long long>d.dims[1])
+        return fail(dnnl_invalid_arguments, msg)
+    if bias != NULL and bias.md.ndims != 0 and (bias.md.ndims != 1 or bias.md.dims[0] != oc):
+        snprintf(msg, sizeof(msg), "convolution: %s must be 1-D of %lld (oc)", bias_name,
+                 <long long>oc)
+        return fail(dnnl_invalid_arguments, msg)
+    cdef int64_t ker, dil, ext, out
+    for i in range(sp):
+        dil = dilates[i] if dilates != NULL else 0
+        ker = w.dims[w.ndims - sp + i]
+        if strides[i] <= 0 or dil < 0 or padding_l[i] < 0 or padding_r[i] + strides[i] <= 0:
+            snprintf(msg, sizeof(msg), "convolution: spatial dim %d: stride %lld, dilation "
+                     "%lld, padding %lld/%lld not allowed", i, <long long>strides[i],
+                     <long long>dil, <long long>padding_l[i], <long long>padding_r[i])
+            return fail(dnnl_invalid_arguments, msg)
+        ext = (ker - 1) * (dil + 1) + 1
+        out = s.dims[2 + i] - ext + padding_l[i] + padding_r[i]
+        # C division, as oneDNN checks it
+        out = (out // strides[i] if out >= 0 else -((-out) // strides[i])) + 1
+        if out != d.dims[2 + i]:
+            snprintf(msg, sizeof(msg), "convolution: spatial dim %d: %s is %lld, the "
+                     "parameters give %lld", i, dst_name, <long long>d.dims[2 + i],
+                     <long long>out)
+            return fail(dnnl_invalid_arguments, msg)
+    op_init(desc, dnnl_convolution, prop_kind,
+            dnnl_convolution_direct if alg == dnnl_convolution_auto else alg)
+    for i in range(sp):
+        desc.strides[i] = strides[i]
+        desc.dilates[i] = dilates[i] if dilates != NULL else 0
+        desc.padding_l[i] = padding_l[i]
+        desc.padding_r[i] = padding_r[i]
+    return dnnl_success
+
+
+cdef dnnl_status_t dnnl_convolution_forward_primitive_desc_create(
+        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
+        dnnl_prop_kind_t prop_kind, dnnl_alg_kind_t alg_kind,
+        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t weights_desc,
+        const_dnnl_memory_desc_t bias_desc, const_dnnl_memory_desc_t dst_desc,
+        const dnnl_dim_t *strides, const dnnl_dim_t *dilates,
+        const dnnl_dim_t *padding_l, const dnnl_dim_t *padding_r,
+        const_dnnl_primitive_attr_t attr) noexcept nogil:
+    cdef op_desc_t desc
+    if prop_kind != dnnl_forward_training and prop_kind != dnnl_forward_inference:
+        return fail(dnnl_invalid_arguments, "convolution forward: prop_kind must be forward_*")
+    cdef dnnl_status_t st = init_desc(&desc, prop_kind, alg_kind, src_desc, weights_desc,
+                                      bias_desc, dst_desc, strides, dilates, padding_l,
+                                      padding_r, "src_desc", "weights_desc", "bias_desc",
+                                      "dst_desc")
+    if st != dnnl_success:
+        return st
+    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    op_add_arg(&desc, DNNL_ARG_WEIGHTS, ARG_INPUT, &weights_desc.md)
+    if bias_desc != NULL and bias_desc.md.ndims != 0:
+        op_add_arg(&desc, DNNL_ARG_BIAS, ARG_INPUT, &bias_desc.md)
+    op_add_arg(&desc, DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc, &conv_impls, attr, NULL)
+
+
+cdef dnnl_status_t dnnl_convolution_backward_data_primitive_desc_create(
+        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
+        dnnl_alg_kind_t alg_kind, const_dnnl_memory_desc_t diff_src_desc,
+        const_dnnl_memory_desc_t weights_desc, const_dnnl_memory_desc_t diff_dst_desc,
+        const dnnl_dim_t *strides, const dnnl_dim_t *dilates,
+        const dnnl_dim_t *padding_l, const dnnl_dim_t *padding_r,
+        const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) noexcept nogil:
+    cdef op_desc_t desc
+    cdef dnnl_status_t st = init_desc(&desc, dnnl_backward_data, alg_kind, diff_src_desc,
+                                      weights_desc, NULL, diff_dst_desc, strides, dilates,
+                                      padding_l, padding_r, "diff_src_desc", "weights_desc",
+                                      "bias_desc", "diff_dst_desc")
+    if st == dnnl_success:
+        st = check_hint(hint_fwd_pd, dnnl_convolution, False)
+    if st != dnnl_success:
+        return st
+    op_add_arg(&desc, DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
+    op_add_arg(&desc, DNNL_ARG_WEIGHTS, ARG_INPUT, &weights_desc.md)
+    op_add_arg(&desc, DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc, &conv_impls, attr, hint_fwd_pd)
+
+
+cdef dnnl_status_t dnnl_convolution_backward_weights_primitive_desc_create(
+        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
+        dnnl_alg_kind_t alg_kind, const_dnnl_memory_desc_t src_desc,
+        const_dnnl_memory_desc_t diff_weights_desc, const_dnnl_memory_desc_t diff_bias_desc,
+        const_dnnl_memory_desc_t diff_dst_desc, const dnnl_dim_t *strides,
+        const dnnl_dim_t *dilates, const dnnl_dim_t *padding_l, const dnnl_dim_t *padding_r,
+        const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) noexcept nogil:
+    cdef op_desc_t desc
+    cdef dnnl_status_t st = init_desc(&desc, dnnl_backward_weights, alg_kind, src_desc,
+                                      diff_weights_desc, diff_bias_desc, diff_dst_desc,
+                                      strides, dilates, padding_l, padding_r, "src_desc",
+                                      "diff_weights_desc", "diff_bias_desc", "diff_dst_desc")
+    if st == dnnl_success:
+        st = check_hint(hint_fwd_pd, dnnl_convolution, False)
+    if st != dnnl_success:
+        return st
+    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    op_add_arg(&desc, DNNL_ARG_DIFF_WEIGHTS, ARG_OUTPUT, &diff_weights_desc.md)
+    if diff_bias_desc != NULL and diff_bias_desc.md.ndims != 0:
+        op_add_arg(&desc, DNNL_ARG_DIFF_BIAS, ARG_OUTPUT, &diff_bias_desc.md)
+    op_add_arg(&desc, DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc, &conv_impls, attr, hint_fwd_pd)

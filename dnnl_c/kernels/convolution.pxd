@@ -1,0 +1,23 @@
+# Convolution kernels. Shapes are always 3-D spatial (1-D and 2-D use size-1
+# depth/height); dilations are oneDNN's (0 = dense).
+
+from libc.stdint cimport int64_t
+
+cdef struct conv_shape_t:
+    int64_t mb, g, icg, ocg
+    int64_t id, ih, iw
+    int64_t od, oh, ow
+    int64_t kd, kh, kw
+    int64_t sd, sh, sw
+    int64_t dd, dh, dw
+    int64_t pd, ph, pw
+
+# Plain dense f32: src (mb, g*icg, id, ih, iw), weights (g, ocg, icg, kd, kh,
+# kw), bias (g*ocg) or NULL, dst (mb, g*ocg, od, oh, ow).
+cdef void conv_fwd_ref(const conv_shape_t *s, const float *src, const float *wei,
+                       const float *bias, float *dst) noexcept nogil
+cdef void conv_bwd_data_ref(const conv_shape_t *s, float *diff_src, const float *wei,
+                            const float *diff_dst) noexcept nogil
+# diff_bias may be NULL.
+cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *diff_wei,
+                               float *diff_bias, const float *diff_dst) noexcept nogil

@@ -1,0 +1,438 @@
+"""Convolution forward, backward data and backward weights against a NumPy
+computation written from oneDNN's formulas: benchdnn shapes, groups,
+strides, dilation, asymmetric padding, 1-D/2-D/3-D, f32 and bf16."""
+
+import numpy as np
+import pytest
+
+import dnnl
+import dnnl_c as c
+from conv_ref import conv_bwd_data, conv_bwd_weights, conv_fwd, parse_desc
+from dnnl import (algorithm, convolution_backward_data, convolution_backward_weights,
+                  convolution_forward, engine, memory, prop_kind, stream)
+from helpers import bf16_round
+
+tag, dt = memory.format_tag, memory.data_type
+DIRECT = algorithm.convolution_direct
+
+
+def benchdnn_lines(name):
+    import os
+    for base in (os.path.join(os.path.dirname(__file__), "data"),
+                 os.path.join(os.path.dirname(__file__), "..", "..", "shared", "benchdnn_inputs",
+                              "conv")):
+        path = os.path.join(base, name)
+        if os.path.exists(path):
+            return [ln.strip() for ln in open(path) if ln.strip() and not ln.startswith("#")]
+    raise FileNotFoundError(name)
+
+
+@pytest.fixture(scope="module")
+def eng():
+    return engine(engine.kind.cpu, 0)
+
+
+@pytest.fixture(scope="module")
+def strm(eng):
+    return stream(eng)
+
+
+def shapes(p):
+    sp = len(p["i"])
+    g = p["g"]
+    src = [p["mb"], p["ic"]] + p["i"]
+    dst = [p["mb"], p["oc"]] + p["o"]
+    wei = ([g, p["oc"] // g, p["ic"] // g] if g > 1 else [p["oc"], p["ic"]]) + p["k"]
+    return src, wei, [p["oc"]], dst, sp
+
+
+def mem(eng, dims, data_type, layout, values=None):
+    m = memory(memory.desc(dims, data_type, layout), eng)
+    if values is not None:
+        m.write(values)
+    return m
+
+
+def run_conv(eng, strm, p, dts=(dt.f32,) * 4, layouts=None, with_bias=True, seed=0):
+    """Runs the three directions; returns inputs and outputs as f32 arrays."""
+    src_dims, wei_dims, bias_dims, dst_dims, sp = shapes(p)
+    rng = np.random.default_rng(seed)
+    src = rng.uniform(-1, 1, src_dims).astype(np.float32)
+    wei = rng.uniform(-1, 1, wei_dims).astype(np.float32)
+    bias = rng.uniform(-1, 1, bias_dims).astype(np.float32)
+    dd = rng.uniform(-1, 1, dst_dims).astype(np.float32)
+    sdt, wdt, bdt, ddt = dts
+    if sdt == dt.bf16:
+        src, wei, dd = bf16_round(src), bf16_round(wei), bf16_round(dd)
+    if bdt == dt.bf16:
+        bias = bf16_round(bias)
+    anyl = layouts or {}
+    any_md = lambda dims, d, key: memory.desc(dims, d, anyl.get(key, tag.any))  # noqa: E731
+    conv_args = (p["s"], p["d"], p["p"], p["pr"])
+    fpd = convolution_forward.primitive_desc(
+        eng, prop_kind.forward_training, DIRECT, any_md(src_dims, sdt, "src"),
+        any_md(wei_dims, wdt, "wei"), *([any_md(bias_dims, bdt, "bias")] if with_bias else []),
+        any_md(dst_dims, ddt, "dst"), *conv_args)
+    s_m = mem(eng, src_dims, sdt, 0, None)
+    s_m = memory(fpd.src_desc(), eng)
+    s_m.write(src)
+    w_m = memory(fpd.weights_desc(), eng)
+    w_m.write(wei)
+    args = {dnnl.DNNL_ARG_SRC: s_m, dnnl.DNNL_ARG_WEIGHTS: w_m}
+    if with_bias:
+        b_m = memory(fpd.bias_desc(), eng)
+        b_m.write(bias)
+        args[dnnl.DNNL_ARG_BIAS] = b_m
+    d_m = memory(fpd.dst_desc(), eng)
+    args[dnnl.DNNL_ARG_DST] = d_m
+    convolution_forward(fpd).execute(strm, args)
+    out = {"src": src, "wei": wei, "bias": bias if with_bias else None, "dd": dd,
+           "dst": d_m.read(np.float32), "fwd_pd": fpd}
+
+    bdt_data = sdt                     # diff_src in the source's type
+    bpd = convolution_backward_data.primitive_desc(
+        eng, DIRECT, any_md(src_dims, bdt_data, "src"), any_md(wei_dims, wdt, "wei"),
+        any_md(dst_dims, sdt if sdt == dt.bf16 else ddt, "dst"), *conv_args, fpd)
+    dd_m = memory(bpd.diff_dst_desc(), eng)
+    dd_m.write(dd)
+    w2 = memory(bpd.weights_desc(), eng)
+    w2.write(wei)
+    ds_m = memory(bpd.diff_src_desc(), eng)
+    convolution_backward_data(bpd).execute(strm, {dnnl.DNNL_ARG_DIFF_DST: dd_m,
+                                                  dnnl.DNNL_ARG_WEIGHTS: w2,
+                                                  dnnl.DNNL_ARG_DIFF_SRC: ds_m})
+    out["diff_src"] = ds_m.read(np.float32)
+
+    wpd = convolution_backward_weights.primitive_desc(
+        eng, DIRECT, any_md(src_dims, sdt, "src"), any_md(wei_dims, wdt, "wei"),
+        *([any_md(bias_dims, bdt, "bias")] if with_bias else []),
+        any_md(dst_dims, sdt if sdt == dt.bf16 else ddt, "dst"), *conv_args, fpd)
+    s2 = memory(wpd.src_desc(), eng)
+    s2.write(src)
+    dd2 = memory(wpd.diff_dst_desc(), eng)
+    dd2.write(dd)
+    dw_m = memory(wpd.diff_weights_desc(), eng)
+    wargs = {dnnl.DNNL_ARG_SRC: s2, dnnl.DNNL_ARG_DIFF_DST: dd2,
+             dnnl.DNNL_ARG_DIFF_WEIGHTS: dw_m}
+    if with_bias:
+        db_m = memory(wpd.diff_bias_desc(), eng)
+        wargs[dnnl.DNNL_ARG_DIFF_BIAS] = db_m
+    convolution_backward_weights(wpd).execute(strm, wargs)
+    out["diff_wei"] = dw_m.read(np.float32)
+    out["diff_bias"] = db_m.read(np.float32) if with_bias else None
+    out["pds"] = (fpd, bpd, wpd)
+    return out
+
+
+def expected(p, r):
+    g = p["g"]
+    src_dims, wei_dims, _, _, _ = shapes(p)
+    args = (p["s"], p["d"], p["p"], p["pr"])
+    dst = conv_fwd(r["src"], r["wei"], r["bias"], *args, g=g)
+    ds = conv_bwd_data(r["dd"], r["wei"], src_dims, *args, g=g)
+    dw, db = conv_bwd_weights(r["src"], r["dd"], wei_dims, *args, g=g)
+    return dst, ds, dw, db
+
+
+def close(got, want, tol):
+    scale = max(1.0, float(np.abs(want).max()))
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * scale)
+
+
+BASIC_SHAPES = benchdnn_lines("shapes_basic")
+
+
+@pytest.mark.parametrize("line", BASIC_SHAPES, ids=[ln.split('"')[1] for ln in BASIC_SHAPES])
+def test_benchdnn_basic_shapes_f32(eng, strm, line):
+    p = parse_desc(line, mb=2)
+    r = run_conv(eng, strm, p)
+    dst, ds, dw, db = expected(p, r)
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_src"], ds, 1e-5)
+    close(r["diff_wei"], dw, 1e-5)
+    close(r["diff_bias"], db, 1e-5)
+
+
+@pytest.mark.parametrize("desc", [
+    "mb1ic3ih227oc96oh55kh11sh4ph0n\"alexnet:conv1 mb1\"",
+    "g2mb1ic96ih27oc256oh27kh5ph2n\"alexnet:conv2 mb1\"",
+    "mb1ic20ih13oc24oh13kh3ph1n\"alexnet:conv3 reduced\"",
+])
+def test_alexnet_shapes(eng, strm, desc):
+    p = parse_desc(desc)
+    r = run_conv(eng, strm, p)
+    dst, ds, dw, db = expected(p, r)
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_src"], ds, 1e-5)
+    close(r["diff_wei"], dw, 2e-5)
+    close(r["diff_bias"], db, 1e-5)
+
+
+@pytest.mark.parametrize("desc", [
+    "mb1ic5iw13oc7ow5kw3sw2dw1pw1",                    # 1-D, dilation, stride
+    "mb3ic4ih9iw7oc6oh4ow7kh3kw2sh2sw1dh1dw0ph1pw1",   # non-square everything
+    "mb2ic3ih8oc5oh3kh3sh3ph1",                        # right padding < 0
+    "g3mb2ic6ih6oc9oh6kh3dh0ph1",                      # groups
+    "mb1ic2id5ih4iw6oc3od3oh4ow3kd3kh3kw2sd1sh1sw2dd0dh1dw0pd0ph1pw0",  # 3-D
+    "g4mb1ic8id4oc8od4kd3pd1",                         # grouped 3-D
+])
+def test_strides_dilation_padding(eng, strm, desc):
+    p = parse_desc(desc)
+    r = run_conv(eng, strm, p)
+    dst, ds, dw, db = expected(p, r)
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_src"], ds, 1e-5)
+    close(r["diff_wei"], dw, 1e-5)
+    close(r["diff_bias"], db, 1e-5)
+    fpd = r["fwd_pd"]
+    assert fpd.get_strides() == p["s"] and fpd.get_dilations() == p["d"]
+    assert fpd.get_padding_l() == p["p"] and fpd.get_padding_r() == p["pr"]
+
+
+def test_asymmetric_padding_right_only(eng, strm):
+    p = parse_desc("mb2ic3ih7oc4oh9kh3ph0")
+    p["p"], p["pr"] = [0, 2], [2, 1]
+    p["o"] = [(7 + 0 + 2 - 3) // 1 + 1, (7 + 2 + 1 - 3) // 1 + 1]
+    r = run_conv(eng, strm, p)
+    dst, ds, dw, db = expected(p, r)
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_src"], ds, 1e-5)
+    close(r["diff_wei"], dw, 1e-5)
+
+
+@pytest.mark.parametrize("layouts", [
+    {"src": tag.nhwc, "dst": tag.nhwc, "wei": tag.hwio},
+    {"src": tag.nChw8c, "dst": tag.nChw16c, "wei": tag.OIhw8i8o},
+    {"src": tag.chwn, "dst": tag.nChw8c, "wei": tag.Ohwi8o},
+])
+def test_given_layouts(eng, strm, layouts):
+    p = parse_desc("mb2ic13ih7oc10oh7kh3ph1")
+    r = run_conv(eng, strm, p, layouts=layouts)
+    fpd = r["fwd_pd"]
+    assert fpd.src_desc() == memory.desc(shapes(p)[0], dt.f32, layouts["src"])
+    assert fpd.weights_desc() == memory.desc(shapes(p)[1], dt.f32, layouts["wei"])
+    dst, ds, dw, db = expected(p, r)
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_src"], ds, 1e-5)
+    close(r["diff_wei"], dw, 1e-5)
+
+
+def test_no_bias(eng, strm):
+    p = parse_desc("mb2ic4ih6oc5oh4kh3")
+    r = run_conv(eng, strm, p, with_bias=False)
+    dst, ds, dw, _ = expected(p, r)
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_wei"], dw, 1e-5)
+    fpd, _, wpd = r["pds"]
+    assert fpd.bias_desc().is_zero() and wpd.diff_bias_desc().is_zero()
+    assert fpd.query_s32(dnnl.query.num_of_inputs_s32) == 2
+
+
+# (src, weights, bias, dst) of forward; backward data and weights follow the
+# table too (see run_conv)
+BF16_FWD = [(dt.bf16, dt.bf16, dt.bf16, dt.bf16), (dt.bf16, dt.bf16, dt.f32, dt.f32),
+            (dt.bf16, dt.bf16, dt.f32, dt.bf16), (dt.bf16, dt.bf16, dt.bf16, dt.f32)]
+
+
+@pytest.mark.parametrize("dts", BF16_FWD)
+def test_bf16(eng, strm, dts):
+    p = parse_desc("g2mb2ic6ih9oc8oh5kh3sh2ph1")
+    r = run_conv(eng, strm, p, dts=dts)
+    dst, ds, dw, db = expected(p, r)
+    # f32 accumulation of bf16 inputs, one rounding at the end
+    tol = 2 ** -8 if dts[3] == dt.bf16 else 1e-5
+    close(r["dst"], dst, tol)
+    close(r["diff_src"], ds, 2 ** -8)
+    close(r["diff_wei"], dw, 1e-5 if dts[1] == dt.f32 else 2 ** -8)
+    close(r["diff_bias"], db, 1e-5 if dts[2] == dt.f32 else 2 ** -8)
+    if dts[3] == dt.bf16:
+        np.testing.assert_array_equal(r["dst"], bf16_round(r["dst"]))
+
+
+@pytest.mark.parametrize("direction,dts", [
+    ("fwd", (dt.bf16, dt.f32, dt.f32, dt.f32)), ("fwd", (dt.f32, dt.f32, dt.bf16, dt.f32)),
+    ("fwd", (dt.f32, dt.f32, dt.f32, dt.bf16)), ("fwd", (dt.s8, dt.s8, dt.f32, dt.f32)),
+    ("bwd_w", (dt.bf16, dt.bf16, dt.bf16, dt.f32)), ("bwd_w", (dt.f32, dt.bf16, dt.f32, dt.f32)),
+    ("bwd_d", (dt.bf16, dt.f32, None, dt.bf16)), ("bwd_d", (dt.f32, dt.bf16, None, dt.f32)),
+])
+def test_data_types_onednn_rejects(eng, direction, dts):
+    p = parse_desc("mb2ic4ih6oc5oh4kh3")
+    src_dims, wei_dims, bias_dims, dst_dims, _ = shapes(p)
+    sdt, wdt, bdt, ddt = dts
+    md = lambda dims, d: memory.desc(dims, d, tag.any)  # noqa: E731
+    conv_args = (p["s"], p["p"], p["pr"])
+    with pytest.raises(dnnl.error) as e:
+        if direction == "fwd":
+            convolution_forward.primitive_desc(eng, prop_kind.forward, DIRECT, md(src_dims, sdt),
+                                               md(wei_dims, wdt), md(bias_dims, bdt),
+                                               md(dst_dims, ddt), *conv_args)
+        else:
+            hint = convolution_forward.primitive_desc(
+                eng, prop_kind.forward, DIRECT, md(src_dims, dt.f32), md(wei_dims, dt.f32),
+                md(dst_dims, dt.f32), *conv_args)
+            if direction == "bwd_w":
+                convolution_backward_weights.primitive_desc(
+                    eng, DIRECT, md(src_dims, sdt), md(wei_dims, wdt), md(bias_dims, bdt),
+                    md(dst_dims, ddt), *conv_args, hint)
+            else:
+                convolution_backward_data.primitive_desc(
+                    eng, DIRECT, md(src_dims, sdt), md(wei_dims, wdt), md(dst_dims, ddt),
+                    *conv_args, hint)
+    assert e.value.status == dnnl.dnnl_unimplemented
+
+
+def test_bf16_disabled_by_isa_switch(eng, monkeypatch):
+    monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "AVX2")
+    md = lambda dims, d: memory.desc(dims, d, tag.any)  # noqa: E731
+    with pytest.raises(dnnl.error) as e:
+        convolution_forward.primitive_desc(eng, prop_kind.forward, DIRECT, md([1, 3, 5, 5], dt.bf16),
+                                           md([4, 3, 3, 3], dt.bf16), md([1, 4, 3, 3], dt.bf16),
+                                           [1, 1], [0, 0], [0, 0])
+    assert e.value.status == dnnl.dnnl_unimplemented and "ONEDNN_MAX_CPU_ISA" in e.value.message
+    # f32 is unaffected
+    convolution_forward.primitive_desc(eng, prop_kind.forward, DIRECT, md([1, 3, 5, 5], dt.f32),
+                                       md([4, 3, 3, 3], dt.f32), md([1, 4, 3, 3], dt.f32),
+                                       [1, 1], [0, 0], [0, 0])
+
+
+def test_finite_differences(eng, strm):
+    """Backward data and weights against central differences of the forward
+    of this library itself (f32, scaled so rounding stays small)."""
+    p = parse_desc("mb1ic2ih5oc3oh3kh3sh1ph0")
+    r = run_conv(eng, strm, p)
+    src, wei, bias, dd = (r[k].astype(np.float64) for k in ("src", "wei", "bias", "dd"))
+    fpd = r["fwd_pd"]
+    conv = convolution_forward(fpd)
+    s = stream(eng)
+
+    def forward(x, w):
+        sm, wm, bm = memory(fpd.src_desc(), eng), memory(fpd.weights_desc(), eng), \
+            memory(fpd.bias_desc(), eng)
+        sm.write(x.astype(np.float32))
+        wm.write(w.astype(np.float32))
+        bm.write(bias.astype(np.float32))
+        dm = memory(fpd.dst_desc(), eng)
+        conv.execute(s, {dnnl.DNNL_ARG_SRC: sm, dnnl.DNNL_ARG_WEIGHTS: wm,
+                         dnnl.DNNL_ARG_BIAS: bm, dnnl.DNNL_ARG_DST: dm})
+        return float((dm.read(np.float32).astype(np.float64) * dd).sum())
+
+    h = 1e-2
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        idx = tuple(rng.integers(0, n) for n in src.shape)
+        xp, xm = src.copy(), src.copy()
+        xp[idx] += h
+        xm[idx] -= h
+        numeric = (forward(xp, wei) - forward(xm, wei)) / (2 * h)
+        assert abs(numeric - r["diff_src"][idx]) < 1e-3 * max(1, abs(numeric))
+        idx = tuple(rng.integers(0, n) for n in wei.shape)
+        wp, wm_ = wei.copy(), wei.copy()
+        wp[idx] += h
+        wm_[idx] -= h
+        numeric = (forward(src, wp) - forward(src, wm_)) / (2 * h)
+        assert abs(numeric - r["diff_wei"][idx]) < 1e-3 * max(1, abs(numeric))
+
+
+def test_queries_and_algorithms(eng, strm):
+    p = parse_desc("mb2ic4ih6oc5oh4kh3")
+    src_dims, wei_dims, bias_dims, dst_dims, _ = shapes(p)
+    md = lambda dims: memory.desc(dims, dt.f32, tag.any)  # noqa: E731
+    pd = convolution_forward.primitive_desc(eng, prop_kind.forward_inference,
+                                            algorithm.convolution_auto, md(src_dims),
+                                            md(wei_dims), md(bias_dims), md(dst_dims),
+                                            [1, 1], [0, 0], [0, 0], [0, 0])
+    assert pd.get_algorithm() == algorithm.convolution_direct   # auto resolves to direct
+    assert pd.get_prop_kind() == prop_kind.forward_inference
+    assert pd.get_dilations() == [0, 0] and pd.get_kind() == dnnl.primitive.kind.convolution
+    for f in (md(src_dims), md(wei_dims), md(dst_dims)):
+        assert f.get_format_kind() == memory.format_kind.any
+    assert pd.src_desc().get_format_kind() == memory.format_kind.blocked
+    assert pd.query_s32(dnnl.query.num_of_inputs_s32) == 3
+    assert pd.query_s32(dnnl.query.num_of_outputs_s32) == 1
+    with pytest.raises(dnnl.error) as e:
+        convolution_forward.primitive_desc(eng, prop_kind.forward, algorithm.convolution_winograd,
+                                           md(src_dims), md(wei_dims), md(dst_dims), [1, 1],
+                                           [0, 0], [0, 0])
+    assert e.value.status == dnnl.dnnl_unimplemented
+    prim = convolution_forward(pd)
+    wrapped = convolution_forward.primitive_desc(prim.get_primitive_desc())
+    assert wrapped.weights_desc() == pd.weights_desc()
+    with pytest.raises(dnnl.error):
+        convolution_backward_data.primitive_desc(pd.get())      # a forward pd, wrong kind
+
+
+BAD_FWD = [
+    ("wrong output size", dict(dst=[2, 5, 5, 4]), dnnl.dnnl_invalid_arguments, "spatial dim 0"),
+    ("channel mismatch", dict(wei=[5, 3, 3, 3]), dnnl.dnnl_invalid_arguments, "channels"),
+    ("batch mismatch", dict(dst=[3, 5, 4, 4]), dnnl.dnnl_invalid_arguments, "batch"),
+    ("bias size", dict(bias=[4]), dnnl.dnnl_invalid_arguments, "bias_desc"),
+    ("2-D src", dict(src=[2, 4], wei=[5, 4], dst=[2, 5]), dnnl.dnnl_invalid_arguments, "3 to 5"),
+    ("zero stride", dict(strides=[0, 1]), dnnl.dnnl_invalid_arguments, "stride"),
+    ("negative padding", dict(pl=[-1, 0]), dnnl.dnnl_invalid_arguments, "padding"),
+    ("prop backward", dict(prop=prop_kind.backward_data), dnnl.dnnl_invalid_arguments,
+     "prop_kind"),
+]
+
+
+@pytest.mark.parametrize("what,change,status,words", BAD_FWD, ids=[b[0] for b in BAD_FWD])
+def test_bad_forward_descriptors(eng, what, change, status, words):
+    a = dict(src=[2, 4, 6, 6], wei=[5, 4, 3, 3], bias=[5], dst=[2, 5, 4, 4], strides=[1, 1],
+             pl=[0, 0], pr=[0, 0], prop=prop_kind.forward)
+    a.update(change)
+    md = lambda dims: memory.desc(dims, dt.f32, tag.any)  # noqa: E731
+    with pytest.raises(dnnl.error) as e:
+        convolution_forward.primitive_desc(eng, a["prop"], DIRECT, md(a["src"]), md(a["wei"]),
+                                           md(a["bias"]), md(a["dst"]), a["strides"], a["pl"],
+                                           a["pr"])
+    assert e.value.status == status
+    assert words in e.value.message
+
+
+def test_bad_input_through_the_c_api(eng, strm):
+    keep = []
+
+    def mk(dims, d=dt.f32):
+        keep.append(memory.desc(dims, d, tag.any))
+        return keep[-1].get()
+    pd = c.dnnl_primitive_desc_t()
+    e = eng.get()
+    src, wei, dst = mk([2, 4, 6, 6]), mk([5, 4, 3, 3]), mk([2, 5, 4, 4])
+    ok = c.dnnl_convolution_forward_primitive_desc_create
+    assert ok(pd, e, c.dnnl_forward, c.dnnl_convolution_direct, src, wei, None, dst, [1, 1],
+              None, [0, 0], [0, 0], None) == c.dnnl_success
+    assert ok(pd, e, c.dnnl_forward, c.dnnl_convolution_direct, src, wei, None, dst, None,
+              None, [0, 0], [0, 0], None) == c.dnnl_invalid_arguments
+    assert ok(pd, e, c.dnnl_forward, c.dnnl_convolution_direct, src, wei, None, dst, [1],
+              None, [0, 0], [0, 0], None) == c.dnnl_invalid_arguments      # too short
+    assert ok(pd, e, c.dnnl_forward, c.dnnl_convolution_direct, None, wei, None, dst, [1, 1],
+              None, [0, 0], [0, 0], None) == c.dnnl_invalid_arguments
+    assert ok(pd, e, c.dnnl_forward, 0x20, src, wei, None, dst, [1, 1], None, [0, 0], [0, 0],
+              None) == c.dnnl_invalid_arguments
+    assert ok(pd, None, c.dnnl_forward, c.dnnl_convolution_direct, src, wei, None, dst, [1, 1],
+              None, [0, 0], [0, 0], None) == c.dnnl_invalid_arguments
+    fwd = c.dnnl_primitive_desc_t()
+    assert ok(fwd, e, c.dnnl_forward, c.dnnl_convolution_direct, src, wei, None, dst, [1, 1],
+              None, [0, 0], [0, 0], None) == c.dnnl_success
+    elt = c.dnnl_primitive_desc_t()
+    nchw = memory.desc([2, 4, 6, 6], dt.f32, tag.nchw)
+    md = nchw.get()
+    assert c.dnnl_eltwise_forward_primitive_desc_create(elt, e, c.dnnl_forward, c.dnnl_eltwise_relu,
+                                                        md, md, 0.0, 0.0, None) == 0
+    bw = c.dnnl_convolution_backward_weights_primitive_desc_create
+    assert bw(pd, e, c.dnnl_convolution_direct, src, wei, None, dst, [1, 1], None, [0, 0],
+              [0, 0], elt, None) == c.dnnl_invalid_arguments      # hint of another kind
+    assert bw(pd, e, c.dnnl_convolution_direct, src, wei, None, dst, [1, 1], None, [0, 0],
+              [0, 0], None, None) == c.dnnl_success                # oneDNN needs no hint here
+    assert bw(pd, e, c.dnnl_convolution_direct, src, wei, None, mk([2, 5, 3, 4]), [1, 1], None,
+              [0, 0], [0, 0], fwd, None) == c.dnnl_invalid_arguments
+    bd = c.dnnl_convolution_backward_data_primitive_desc_create
+    assert bd(pd, e, c.dnnl_convolution_direct, src, wei, dst, [1, 1], None, [0, 0], [0, 0],
+              fwd, None) == c.dnnl_success
+    prim = c.dnnl_primitive_t()
+    assert c.dnnl_primitive_create(prim, pd) == 0
+    diff_src = c.dnnl_memory_t()
+    q = c.dnnl_primitive_desc_query_md(pd, c.dnnl_query_diff_src_md, 0)
+    assert c.dnnl_memory_create(diff_src, q, e, c.DNNL_MEMORY_ALLOCATE) == 0
+    assert c.dnnl_primitive_execute(prim, strm.get(), 1, [(c.DNNL_ARG_DIFF_SRC, diff_src)]) \
+        == c.dnnl_invalid_arguments
+    assert "DNNL_ARG_WEIGHTS" in c.cydnnl_last_error()
