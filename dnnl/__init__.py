@@ -15,3 +15,5 @@ from dnnl._common import (algorithm, engine, error, fpmath_mode, handle,  # noqa
 from dnnl._memory import data_type_of, memory, numpy_dtype  # noqa: F401
 from dnnl._primitive import primitive, primitive_desc_base, reorder  # noqa: F401
 from dnnl._eltwise import eltwise_backward, eltwise_forward  # noqa: F401
+from dnnl._convolution import (convolution_backward_data,  # noqa: F401
+                               convolution_backward_weights, convolution_forward)

@@ -10,3 +10,4 @@ dnnl_c.dnnl and calls it on C handles, without the GIL.
 from dnnl_c._constants import *  # noqa: F401,F403
 from dnnl_c._api import *  # noqa: F401,F403
 from dnnl_c._api_eltwise import *  # noqa: F401,F403
+from dnnl_c._api_convolution import *  # noqa: F401,F403

@@ -107,3 +107,6 @@ from dnnl_c.core cimport (
 from dnnl_c.reorder cimport dnnl_reorder_primitive_desc_create
 from dnnl_c.eltwise cimport (dnnl_eltwise_forward_primitive_desc_create,
                              dnnl_eltwise_backward_primitive_desc_create)
+from dnnl_c.convolution cimport (dnnl_convolution_forward_primitive_desc_create,
+                                 dnnl_convolution_backward_data_primitive_desc_create,
+                                 dnnl_convolution_backward_weights_primitive_desc_create)
