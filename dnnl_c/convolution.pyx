@@ -9,7 +9,10 @@ from libc.string cimport memset
 from dnnl_c.core cimport *
 from dnnl_c.reorder cimport reorder_md
 from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_fwd_ref, conv_bwd_data_ref,
-                                         conv_bwd_weights_ref)
+                                         conv_bwd_weights_ref, conv_gemm_work, conv_fwd_gemm,
+                                         conv_bwd_data_gemm, conv_bwd_weights_gemm, CONV_FWD,
+                                         CONV_BWD_DATA, CONV_BWD_WEIGHTS)
+from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 # The arguments in the roles every direction shares: the data tensor on the
 # input side, weights, bias, the data tensor on the output side.
@@ -106,11 +109,20 @@ cdef bint plain_f32(const md_t *md) noexcept nogil:
             and md_matches_tag(md, <dnnl_format_tag_t>(dnnl_a + md.ndims - 1)))
 
 
-# -- ref:any: plain f32 copies of whatever is not plain f32 already
+# Both implementations work on plain f32 (ncdhw / goidhw): arguments in other
+# layouts or in bf16 are converted into the scratchpad and back. `any`
+# resolves to plain, so plain f32 arguments are used in place.
 
-cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
+cdef inline int direction(const dnnl_primitive_desc *pd) noexcept nogil:
+    if is_fwd(pd):
+        return CONV_FWD
+    return CONV_BWD_DATA if pd.desc.prop_kind == dnnl_backward_data else CONV_BWD_WEIGHTS
+
+
+cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil:
     cdef int i
     cdef md_t *md
+    cdef conv_shape_t s
     if pd.desc.alg_kind != dnnl_convolution_direct:
         return fail(dnnl_unimplemented, "convolution: only the direct algorithm")
     for i in range(pd.nargs):
@@ -125,8 +137,21 @@ cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
         md = &pd.args[i].md.md
         if md.ndims and not plain_f32(md):
             scratch += md_nelems(md, False) * sizeof(float) + 64
+    if gemm:
+        shape_of(pd, &s)
+        pd.params[0] = omp_get_max_threads()
+        pd.params[1] = <int64_t>scratch
+        scratch += conv_gemm_work(&s, direction(pd), <int>pd.params[0]) * sizeof(float) + 64
     pd.scratchpad_size = scratch
     return dnnl_success
+
+
+cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
+    return plain_init(pd, False)
+
+
+cdef dnnl_status_t gemm_init(dnnl_primitive_desc *pd) noexcept nogil:
+    return plain_init(pd, True)
 
 
 cdef float *plain_input(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
@@ -169,8 +194,8 @@ cdef dnnl_status_t store_output(const dnnl_primitive_desc *pd, const exec_ctx_t 
     return reorder_md(<const char *>data, &plain, ctx_data(ctx, arg), md)
 
 
-cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
-                               const exec_ctx_t *ctx) noexcept nogil:
+cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx,
+                                 bint gemm) noexcept nogil:
     cdef conv_shape_t s
     cdef conv_args_t a = roles(pd)
     cdef char *scratch = ctx.scratchpad
@@ -179,23 +204,35 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
     cdef float *wei
     cdef float *bias
     cdef float *dst
+    cdef float *work = NULL
+    cdef int nthr = <int>pd.params[0]
     shape_of(pd, &s)
     if s.mb * s.g * s.icg * s.ocg * s.id * s.ih * s.iw == 0:
         return dnnl_success
+    if gemm:
+        work = <float *>(ctx.scratchpad + pd.params[1])
+        if omp_get_max_threads() < nthr:
+            nthr = omp_get_max_threads()
     if is_fwd(pd):
         src = plain_input(pd, ctx, a.src, &scratch, &st)
         wei = plain_input(pd, ctx, a.wei, &scratch, &st)
         bias = plain_input(pd, ctx, a.bias, &scratch, &st)
         dst = plain_output(pd, ctx, a.dst, &scratch)
         if st == dnnl_success:
-            conv_fwd_ref(&s, src, wei, bias, dst)
+            if gemm:
+                conv_fwd_gemm(&s, src, wei, bias, dst, work, nthr)
+            else:
+                conv_fwd_ref(&s, src, wei, bias, dst)
             st = store_output(pd, ctx, a.dst, dst)
     elif pd.desc.prop_kind == dnnl_backward_data:
         wei = plain_input(pd, ctx, a.wei, &scratch, &st)
         dst = plain_input(pd, ctx, a.dst, &scratch, &st)
         src = plain_output(pd, ctx, a.src, &scratch)
         if st == dnnl_success:
-            conv_bwd_data_ref(&s, src, wei, dst)
+            if gemm:
+                conv_bwd_data_gemm(&s, src, wei, dst, work, nthr)
+            else:
+                conv_bwd_data_ref(&s, src, wei, dst)
             st = store_output(pd, ctx, a.src, src)
     else:
         src = plain_input(pd, ctx, a.src, &scratch, &st)
@@ -203,18 +240,34 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
         wei = plain_output(pd, ctx, a.wei, &scratch)
         bias = plain_output(pd, ctx, a.bias, &scratch)
         if st == dnnl_success:
-            conv_bwd_weights_ref(&s, src, wei, bias, dst)
+            if gemm:
+                conv_bwd_weights_gemm(&s, src, wei, bias, dst, work, nthr)
+            else:
+                conv_bwd_weights_ref(&s, src, wei, bias, dst)
             st = store_output(pd, ctx, a.wei, wei)
             if st == dnnl_success:
                 st = store_output(pd, ctx, a.bias, bias)
     return st
 
 
+cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
+                               const exec_ctx_t *ctx) noexcept nogil:
+    return plain_execute(pd, ctx, False)
+
+
+cdef dnnl_status_t gemm_execute(const dnnl_primitive_desc *pd,
+                                const exec_ctx_t *ctx) noexcept nogil:
+    return plain_execute(pd, ctx, True)
+
+
 cdef impl_list_t conv_impls
-conv_impls.n = 1
-conv_impls.impls[0].name = "ref:any"
-conv_impls.impls[0].init = ref_init
-conv_impls.impls[0].execute = ref_execute
+conv_impls.n = 2
+conv_impls.impls[0].name = "gemm:any"
+conv_impls.impls[0].init = gemm_init
+conv_impls.impls[0].execute = gemm_execute
+conv_impls.impls[1].name = "ref:any"
+conv_impls.impls[1].init = ref_init
+conv_impls.impls[1].execute = ref_execute
 
 # ------------------------------------------------------------ validation
 

@@ -436,3 +436,77 @@ def test_bad_input_through_the_c_api(eng, strm):
     assert c.dnnl_primitive_execute(prim, strm.get(), 1, [(c.DNNL_ARG_DIFF_SRC, diff_src)]) \
         == c.dnnl_invalid_arguments
     assert "DNNL_ARG_WEIGHTS" in c.cydnnl_last_error()
+
+
+@pytest.mark.parametrize("desc", ["g2mb3ic6ih7oc4oh4kh3sh2ph1", "mb1ic5iw9oc3ow9kw1",
+                                  "mb4ic3id4oc5od2kd2sd2", "mb2ic16ih6oc8oh6kh1"])
+def test_every_implementation_agrees_with_numpy(eng, strm, desc):
+    """Walks the implementation list (GEMM first, the reference last) for
+    each direction and checks every implementation against NumPy."""
+    p = parse_desc(desc)
+    src_dims, wei_dims, bias_dims, dst_dims, _ = shapes(p)
+    rng = np.random.default_rng(7)
+    x, w, b, dd = (rng.uniform(-1, 1, d).astype(np.float32)
+                   for d in (src_dims, wei_dims, bias_dims, dst_dims))
+    args = (p["s"], p["d"], p["p"], p["pr"])
+    want_dst = conv_fwd(x, w, b, *args, g=p["g"])
+    want_ds = conv_bwd_data(dd, w, src_dims, *args, g=p["g"])
+    want_dw, want_db = conv_bwd_weights(x, dd, wei_dims, *args, g=p["g"])
+    md = lambda dims: memory.desc(dims, dt.f32, tag.any)  # noqa: E731
+    fwd = convolution_forward.primitive_desc(eng, prop_kind.forward, DIRECT, md(src_dims),
+                                             md(wei_dims), md(bias_dims), md(dst_dims), *args)
+    pds = {
+        "fwd": fwd,
+        "bwd_d": convolution_backward_data.primitive_desc(eng, DIRECT, md(src_dims),
+                                                          md(wei_dims), md(dst_dims), *args, fwd),
+        "bwd_w": convolution_backward_weights.primitive_desc(
+            eng, DIRECT, md(src_dims), md(wei_dims), md(bias_dims), md(dst_dims), *args, fwd),
+    }
+    for name, pd in pds.items():
+        seen = []
+        while True:
+            seen.append(pd.impl_info_str())
+            mems = {}
+            if name == "fwd":
+                for arg, val, d in ((dnnl.DNNL_ARG_SRC, x, pd.src_desc()),
+                                    (dnnl.DNNL_ARG_WEIGHTS, w, pd.weights_desc()),
+                                    (dnnl.DNNL_ARG_BIAS, b, pd.bias_desc())):
+                    mems[arg] = memory(d, eng)
+                    mems[arg].write(val)
+                mems[dnnl.DNNL_ARG_DST] = out = memory(pd.dst_desc(), eng)
+                convolution_forward(pd).execute(strm, mems)
+                close(out.read(), want_dst, 1e-5)
+            elif name == "bwd_d":
+                for arg, val, d in ((dnnl.DNNL_ARG_WEIGHTS, w, pd.weights_desc()),
+                                    (dnnl.DNNL_ARG_DIFF_DST, dd, pd.diff_dst_desc())):
+                    mems[arg] = memory(d, eng)
+                    mems[arg].write(val)
+                mems[dnnl.DNNL_ARG_DIFF_SRC] = out = memory(pd.diff_src_desc(), eng)
+                convolution_backward_data(pd).execute(strm, mems)
+                close(out.read(), want_ds, 1e-5)
+            else:
+                for arg, val, d in ((dnnl.DNNL_ARG_SRC, x, pd.src_desc()),
+                                    (dnnl.DNNL_ARG_DIFF_DST, dd, pd.diff_dst_desc())):
+                    mems[arg] = memory(d, eng)
+                    mems[arg].write(val)
+                mems[dnnl.DNNL_ARG_DIFF_WEIGHTS] = out = memory(pd.diff_weights_desc(), eng)
+                mems[dnnl.DNNL_ARG_DIFF_BIAS] = outb = memory(pd.diff_bias_desc(), eng)
+                convolution_backward_weights(pd).execute(strm, mems)
+                close(out.read(), want_dw, 1e-5)
+                close(outb.read(), want_db, 1e-5)
+            if not pd.next_impl():
+                break
+        assert seen == ["gemm:any", "ref:any"], (name, seen)
+
+
+def test_batch_one_and_thread_counts_agree(eng, strm, monkeypatch):
+    """Batch 1 takes the parallel-GEMM path, larger batches split images
+    across threads; both agree with NumPy."""
+    for mb in (1, 2, 5):
+        p = parse_desc("mb%dic4ih9oc6oh5kh3sh2ph1" % mb)
+        r = run_conv(eng, strm, p)
+        dst, ds, dw, db = expected(p, r)
+        close(r["dst"], dst, 1e-5)
+        close(r["diff_src"], ds, 1e-5)
+        close(r["diff_wei"], dw, 1e-5)
+        close(r["diff_bias"], db, 1e-5)

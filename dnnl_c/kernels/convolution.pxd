@@ -21,3 +21,19 @@ cdef void conv_bwd_data_ref(const conv_shape_t *s, float *diff_src, const float 
 # diff_bias may be NULL.
 cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *diff_wei,
                                float *diff_bias, const float *diff_dst) noexcept nogil
+
+# The same three on GEMM (im2col / col2im around sgemm). work: floats of
+# scratch, conv_gemm_work(s, direction, nthr) of them; nthr threads at most.
+cdef enum:
+    CONV_FWD = 0
+    CONV_BWD_DATA = 1
+    CONV_BWD_WEIGHTS = 2
+
+cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil
+cdef void conv_fwd_gemm(const conv_shape_t *s, const float *src, const float *wei,
+                        const float *bias, float *dst, float *work, int nthr) noexcept nogil
+cdef void conv_bwd_data_gemm(const conv_shape_t *s, float *diff_src, const float *wei,
+                             const float *diff_dst, float *work, int nthr) noexcept nogil
+cdef void conv_bwd_weights_gemm(const conv_shape_t *s, const float *src, float *diff_wei,
+                                float *diff_bias, const float *diff_dst, float *work,
+                                int nthr) noexcept nogil

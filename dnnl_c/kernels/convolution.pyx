@@ -2,9 +2,11 @@
 # innermost loop along the output width, where the compiler can vectorise,
 # and parallelises over outputs no two threads share.
 
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
+
+from dnnl_c.kernels.gemm cimport sgemm, sgemm_parallel
 
 
 cdef inline int64_t div_up(int64_t a, int64_t b) noexcept nogil:
@@ -151,3 +153,229 @@ cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *d
                 for i in range(out_sp):
                     bacc = bacc + ddst_c[i]
             diff_bias[g * s.ocg + oc] = bacc
+
+
+# ------------------------------------------------------------ GEMM-based
+
+cdef inline int64_t col_rows(const conv_shape_t *s) noexcept nogil:
+    return s.icg * s.kd * s.kh * s.kw
+
+
+cdef inline int64_t out_spatial(const conv_shape_t *s) noexcept nogil:
+    return s.od * s.oh * s.ow
+
+
+cdef inline bint no_col(const conv_shape_t *s) noexcept nogil:
+    """A 1x1 convolution without stride or padding reads src as its own
+    column matrix."""
+    return (s.kd == 1 and s.kh == 1 and s.kw == 1 and s.sd == 1 and s.sh == 1 and s.sw == 1
+            and s.pd == 0 and s.ph == 0 and s.pw == 0)
+
+
+cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:
+    cdef size_t per_thread = 0 if no_col(s) else col_rows(s) * out_spatial(s)
+    if direction == CONV_BWD_WEIGHTS:
+        per_thread += s.g * s.ocg * (col_rows(s) + 1)
+    return per_thread * nthr
+
+
+cdef void im2col(const conv_shape_t *s, const float *src, float *col) noexcept nogil:
+    """col[(ic, kd, kh, kw), (od, oh, ow)] = src[ic, id, ih, iw] (0 outside)."""
+    cdef int64_t in_sp = s.id * s.ih * s.iw, osp = out_spatial(s)
+    cdef int64_t ic, kd, kh, kw, od, oh, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d, ow
+    cdef int64_t idd, ihh, iw0
+    cdef float *row
+    cdef float *out
+    cdef const float *srow
+    for ic in range(s.icg):
+        for kd in range(s.kd):
+            lo_d = range_lo(kd, s.dd, s.pd, s.sd)
+            hi_d = range_hi(kd, s.dd, s.pd, s.sd, s.id, s.od)
+            for kh in range(s.kh):
+                lo_h = range_lo(kh, s.dh, s.ph, s.sh)
+                hi_h = range_hi(kh, s.dh, s.ph, s.sh, s.ih, s.oh)
+                for kw in range(s.kw):
+                    lo_w = range_lo(kw, s.dw, s.pw, s.sw)
+                    hi_w = range_hi(kw, s.dw, s.pw, s.sw, s.iw, s.ow)
+                    row = col + (((ic * s.kd + kd) * s.kh + kh) * s.kw + kw) * osp
+                    iw0 = kw * (s.dw + 1) - s.pw
+                    for od in range(s.od):
+                        for oh in range(s.oh):
+                            out = row + (od * s.oh + oh) * s.ow
+                            if od < lo_d or od >= hi_d or oh < lo_h or oh >= hi_h:
+                                memset(out, 0, s.ow * sizeof(float))
+                                continue
+                            idd = od * s.sd + kd * (s.dd + 1) - s.pd
+                            ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
+                            srow = src + ic * in_sp + (idd * s.ih + ihh) * s.iw + iw0
+                            for ow in range(lo_w):
+                                out[ow] = 0
+                            if s.sw == 1:
+                                memcpy(out + lo_w, srow + lo_w, (hi_w - lo_w) * sizeof(float))
+                            else:
+                                for ow in range(lo_w, hi_w):
+                                    out[ow] = srow[ow * s.sw]
+                            for ow in range(hi_w, s.ow):
+                                out[ow] = 0
+
+
+cdef void col2im(const conv_shape_t *s, const float *col, float *src) noexcept nogil:
+    """src[ic, id, ih, iw] += col[(ic, kd, kh, kw), (od, oh, ow)]; src zeroed first."""
+    cdef int64_t in_sp = s.id * s.ih * s.iw, osp = out_spatial(s)
+    cdef int64_t ic, kd, kh, kw, od, oh, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d, ow
+    cdef int64_t idd, ihh
+    cdef const float *row
+    cdef float *srow
+    memset(src, 0, s.icg * in_sp * sizeof(float))
+    for ic in range(s.icg):
+        for kd in range(s.kd):
+            lo_d = range_lo(kd, s.dd, s.pd, s.sd)
+            hi_d = range_hi(kd, s.dd, s.pd, s.sd, s.id, s.od)
+            for kh in range(s.kh):
+                lo_h = range_lo(kh, s.dh, s.ph, s.sh)
+                hi_h = range_hi(kh, s.dh, s.ph, s.sh, s.ih, s.oh)
+                for kw in range(s.kw):
+                    lo_w = range_lo(kw, s.dw, s.pw, s.sw)
+                    hi_w = range_hi(kw, s.dw, s.pw, s.sw, s.iw, s.ow)
+                    row = col + (((ic * s.kd + kd) * s.kh + kh) * s.kw + kw) * osp
+                    for od in range(lo_d, hi_d):
+                        idd = od * s.sd + kd * (s.dd + 1) - s.pd
+                        for oh in range(lo_h, hi_h):
+                            ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
+                            srow = src + ic * in_sp + (idd * s.ih + ihh) * s.iw \
+                                + kw * (s.dw + 1) - s.pw
+                            for ow in range(lo_w, hi_w):
+                                srow[ow * s.sw] += row[(od * s.oh + oh) * s.ow + ow]
+
+
+cdef inline void fwd_one(const conv_shape_t *s, int64_t n, int64_t g, const float *src,
+                         const float *wei, const float *bias, float *dst, float *col,
+                         bint parallel_gemm) noexcept nogil:
+    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc, p
+    cdef const float *x = src + (n * s.g + g) * s.icg * s.id * s.ih * s.iw
+    cdef float *y = dst + (n * s.g + g) * s.ocg * osp
+    cdef const float *b = x
+    cdef float bv
+    if not no_col(s):
+        im2col(s, x, col)
+        b = col
+    if parallel_gemm:
+        sgemm_parallel(b'N', b'N', s.ocg, osp, k, 1.0, wei + g * s.ocg * k, k, b, osp, 0.0, y, osp)
+    else:
+        sgemm(b'N', b'N', s.ocg, osp, k, 1.0, wei + g * s.ocg * k, k, b, osp, 0.0, y, osp)
+    if bias != NULL:
+        for oc in range(s.ocg):
+            bv = bias[g * s.ocg + oc]
+            for p in range(osp):
+                y[oc * osp + p] += bv
+
+
+cdef void conv_fwd_gemm(const conv_shape_t *s, const float *src, const float *wei,
+                        const float *bias, float *dst, float *work, int nthr) noexcept nogil:
+    cdef int64_t jobs = s.mb * s.g, job
+    cdef size_t per = conv_gemm_work(s, CONV_FWD, 1)
+    if jobs >= nthr:
+        for job in prange(jobs, schedule='static', num_threads=nthr):
+            fwd_one(s, job // s.g, job % s.g, src, wei, bias, dst, work + threadid() * per, False)
+    else:
+        for job in range(jobs):
+            fwd_one(s, job // s.g, job % s.g, src, wei, bias, dst, work, True)
+
+
+cdef inline void bwd_data_one(const conv_shape_t *s, int64_t n, int64_t g, float *diff_src,
+                              const float *wei, const float *diff_dst, float *col,
+                              bint parallel_gemm) noexcept nogil:
+    cdef int64_t k = col_rows(s), osp = out_spatial(s)
+    cdef float *x = diff_src + (n * s.g + g) * s.icg * s.id * s.ih * s.iw
+    cdef const float *y = diff_dst + (n * s.g + g) * s.ocg * osp
+    cdef float *c = x if no_col(s) else col
+    if parallel_gemm:
+        sgemm_parallel(b'T', b'N', k, osp, s.ocg, 1.0, wei + g * s.ocg * k, k, y, osp, 0.0, c, osp)
+    else:
+        sgemm(b'T', b'N', k, osp, s.ocg, 1.0, wei + g * s.ocg * k, k, y, osp, 0.0, c, osp)
+    if not no_col(s):
+        col2im(s, col, x)
+
+
+cdef void conv_bwd_data_gemm(const conv_shape_t *s, float *diff_src, const float *wei,
+                             const float *diff_dst, float *work, int nthr) noexcept nogil:
+    cdef int64_t jobs = s.mb * s.g, job
+    cdef size_t per = conv_gemm_work(s, CONV_BWD_DATA, 1)
+    if jobs >= nthr:
+        for job in prange(jobs, schedule='static', num_threads=nthr):
+            bwd_data_one(s, job // s.g, job % s.g, diff_src, wei, diff_dst,
+                         work + threadid() * per, False)
+    else:
+        for job in range(jobs):
+            bwd_data_one(s, job // s.g, job % s.g, diff_src, wei, diff_dst, work, True)
+
+
+cdef inline void bwd_weights_one(const conv_shape_t *s, int64_t n, int64_t g, const float *src,
+                                 float *acc_w, float *acc_b, const float *diff_dst, float *col,
+                                 bint first, bint parallel_gemm) noexcept nogil:
+    """acc_w[g] (+)= dY . col^T and acc_b[g] (+)= row sums of dY for image n."""
+    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc, p
+    cdef const float *x = src + (n * s.g + g) * s.icg * s.id * s.ih * s.iw
+    cdef const float *y = diff_dst + (n * s.g + g) * s.ocg * osp
+    cdef const float *b = x
+    cdef float sum
+    if not no_col(s):
+        im2col(s, x, col)
+        b = col
+    if parallel_gemm:
+        sgemm_parallel(b'N', b'T', s.ocg, k, osp, 1.0, y, osp, b, osp, 0.0 if first else 1.0,
+                       acc_w + g * s.ocg * k, k)
+    else:
+        sgemm(b'N', b'T', s.ocg, k, osp, 1.0, y, osp, b, osp, 0.0 if first else 1.0,
+              acc_w + g * s.ocg * k, k)
+    for oc in range(s.ocg):
+        sum = 0
+        for p in range(osp):
+            sum = sum + y[oc * osp + p]
+        acc_b[g * s.ocg + oc] = sum if first else acc_b[g * s.ocg + oc] + sum
+
+
+cdef void conv_bwd_weights_gemm(const conv_shape_t *s, const float *src, float *diff_wei,
+                                float *diff_bias, const float *diff_dst, float *work,
+                                int nthr) noexcept nogil:
+    cdef int64_t k = col_rows(s), nw = s.g * s.ocg * k, nb = s.g * s.ocg
+    cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
+    cdef size_t col_size = 0 if no_col(s) else k * out_spatial(s)
+    cdef int64_t t, n, g, i, n0, n1, chunk
+    cdef float *acc
+    if s.mb < 2 or nthr < 2:
+        # one accumulator, parallel GEMMs
+        for n in range(s.mb):
+            for g in range(s.g):
+                bwd_weights_one(s, n, g, src, diff_wei, work + col_size + nw, diff_dst, work,
+                                n == 0, True)
+        if diff_bias != NULL:
+            memcpy(diff_bias, work + col_size + nw, nb * sizeof(float))
+        return
+    # images split across threads, each with its own accumulators, then summed
+    if nthr > s.mb:
+        nthr = <int>s.mb
+    chunk = (s.mb + nthr - 1) // nthr
+    for t in prange(nthr, schedule='static', num_threads=nthr):
+        acc = work + t * per
+        n0 = t * chunk
+        n1 = n0 + chunk if n0 + chunk < s.mb else s.mb
+        for n in range(n0, n1):
+            for g in range(s.g):
+                bwd_weights_one(s, n, g, src, acc + col_size, acc + col_size + nw, diff_dst,
+                                acc, n == n0, False)
+    for i in prange(nw, schedule='static', num_threads=nthr):
+        diff_wei[i] = sum_threads(work + col_size + i, per, nthr, chunk, s.mb)
+    if diff_bias != NULL:
+        for i in range(nb):
+            diff_bias[i] = sum_threads(work + col_size + nw + i, per, nthr, chunk, s.mb)
+
+
+cdef inline float sum_threads(const float *p, size_t stride, int nthr, int64_t chunk,
+                              int64_t mb) noexcept nogil:
+    cdef float acc = 0
+    cdef int t
+    for t in range(nthr):
+        if t * chunk < mb:      # threads past the last image have nothing
+            acc = acc + p[t * stride]
+    return acc
