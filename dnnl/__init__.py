@@ -17,3 +17,5 @@ from dnnl._primitive import primitive, primitive_desc_base, reorder  # noqa: F40
 from dnnl._eltwise import eltwise_backward, eltwise_forward  # noqa: F401
 from dnnl._convolution import (convolution_backward_data,  # noqa: F401
                                convolution_backward_weights, convolution_forward)
+from dnnl._lrn import lrn_backward, lrn_forward  # noqa: F401
+from dnnl._pooling import pooling_backward, pooling_forward  # noqa: F401

@@ -11,3 +11,5 @@ from dnnl_c._constants import *  # noqa: F401,F403
 from dnnl_c._api import *  # noqa: F401,F403
 from dnnl_c._api_eltwise import *  # noqa: F401,F403
 from dnnl_c._api_convolution import *  # noqa: F401,F403
+from dnnl_c._api_lrn import *  # noqa: F401,F403
+from dnnl_c._api_pooling import *  # noqa: F401,F403

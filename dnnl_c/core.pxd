@@ -331,6 +331,9 @@ cdef void obj_retain(obj_header *obj) noexcept nogil
 cdef void obj_release(obj_header *obj) noexcept nogil
 cdef bint obj_alive(const obj_header *obj, int kind) noexcept nogil
 cdef dnnl_status_t fail(dnnl_status_t status, const char *msg) noexcept nogil
+# While quiet (a per-thread count), fail() neither records nor prints: for
+# trying implementations internally, where a rejection is not an error.
+cdef void quiet(bint on) noexcept nogil
 cdef int verbose_level() noexcept nogil
 
 cdef void md_zero(md_t *md) noexcept nogil
@@ -355,6 +358,9 @@ cdef void md_describe(const md_t *md, char *buf, size_t n) noexcept nogil
 
 # A plain dense layout (abc...) of md's dims in data type dt.
 cdef void md_plain(md_t *out, const md_t *md, dnnl_data_type_t dt) noexcept nogil
+# out (dims and data type set) takes layout's blocking, dense, on its own
+# dims (oneDNN's memory_desc_init_by_blocking_desc).
+cdef dnnl_status_t md_init_by_blocking(md_t *out, const md_t *layout) noexcept nogil
 # out takes in's layout (blocking, strides, padding) and keeps its data type.
 cdef dnnl_status_t md_copy_layout(md_t *out, const md_t *layout) noexcept nogil
 # False when ONEDNN_MAX_CPU_ISA names an ISA without bf16 instructions: then

@@ -41,6 +41,8 @@ cdef extern from *:
     #define CYDNNL_RUNTIME 1u  /* DNNL_RUNTIME_SEQ */
     #endif
     static __thread char cydnnl_error_buf[1024];
+    static __thread int cydnnl_quiet;
+    static __thread int cydnnl_dispatching;
     static inline int cydnnl_atomic_add(int *p, int v) {
         return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL);
     }
@@ -51,6 +53,8 @@ cdef extern from *:
     }
     """
     char cydnnl_error_buf[1024]
+    int cydnnl_quiet
+    int cydnnl_dispatching
     unsigned CYDNNL_RUNTIME
     int cydnnl_atomic_add(int *p, int v) nogil
     double cydnnl_now_ms() nogil
@@ -100,12 +104,19 @@ cdef int verbose_level() noexcept nogil:
     return g_verbose
 
 
+cdef void quiet(bint on) noexcept nogil:
+    global cydnnl_quiet
+    cydnnl_quiet += 1 if on else -1
+
+
 cdef dnnl_status_t fail(dnnl_status_t status, const char *msg) noexcept nogil:
     """Records why a call fails and returns its status."""
+    if cydnnl_quiet > 0:
+        return status
     if msg != <const char *>cydnnl_error_buf:
         strncpy(cydnnl_error_buf, msg, 1023)
         cydnnl_error_buf[1023] = 0
-    if verbose_level() & VERBOSE_CHECK:
+    if verbose_level() & VERBOSE_CHECK and not cydnnl_dispatching:
         printf("onednn_verbose,v1,common,error,%s,%s\n", cydnnl_status2str(status),
                cydnnl_error_buf)
         fflush(stdout)
@@ -549,6 +560,47 @@ cdef bint md_matches_tag(const md_t *md, dnnl_format_tag_t tag) noexcept nogil:
     return md_equal(md, &gold)
 
 
+cdef dnnl_status_t md_init_by_blocking(md_t *out, const md_t *layout) noexcept nogil:
+    """out (dims and data type set) takes layout's blocking on its own dims:
+    the same inner blocks and order of outer strides, dense (oneDNN's
+    memory_desc_init_by_blocking_desc)."""
+    cdef int perm[12]
+    cdef dnnl_dim_t blocks[12]
+    cdef int i, j, t, d
+    cdef dnnl_dim_t block_size = 1, stride
+    if layout.format_kind != dnnl_blocked or layout.ndims != out.ndims:
+        return fail(dnnl_unimplemented, "no blocked layout to follow")
+    for d in range(out.ndims):
+        perm[d] = d
+        blocks[d] = 1
+    # outermost first: strides descending, ties kept in dim order
+    for i in range(1, out.ndims):
+        j = i
+        while j > 0 and layout.strides[perm[j]] > layout.strides[perm[j - 1]]:
+            t = perm[j]
+            perm[j] = perm[j - 1]
+            perm[j - 1] = t
+            j -= 1
+    out.format_kind = dnnl_blocked
+    out.offset0 = 0
+    out.inner_nblks = layout.inner_nblks
+    for i in range(layout.inner_nblks):
+        out.inner_blks[i] = layout.inner_blks[i]
+        out.inner_idxs[i] = layout.inner_idxs[i]
+        blocks[layout.inner_idxs[i]] *= layout.inner_blks[i]
+        block_size *= layout.inner_blks[i]
+    for d in range(out.ndims):
+        out.padded_dims[d] = (out.dims[d] + blocks[d] - 1) // blocks[d] * blocks[d]
+        out.padded_offsets[d] = 0
+    stride = block_size
+    for i in range(out.ndims - 1, -1, -1):
+        d = perm[i]
+        out.strides[d] = stride
+        if out.padded_dims[d] != 0:
+            stride *= out.padded_dims[d] // blocks[d]
+    return dnnl_success
+
+
 cdef bint md_is_plain(const md_t *md) noexcept nogil:
     return md.format_kind == dnnl_blocked and md.inner_nblks == 0
 
@@ -570,7 +622,8 @@ cdef inline size_t elems_to_bytes(const md_t *md, size_t n) noexcept nogil:
 
 
 cdef size_t md_size(const md_t *md) noexcept nogil:
-    """oneDNN's memory_desc_wrapper::size(): offset0 is not included."""
+    """oneDNN's memory_desc_wrapper::size(): offset0 is not included. (A
+    sub-memory narrower than a block still counts the whole block.)"""
     if md.ndims == 0 or md.format_kind != dnnl_blocked or md_nelems(md, False) == 0:
         return 0
     cdef dnnl_dims_t blocks
@@ -579,7 +632,7 @@ cdef size_t md_size(const md_t *md) noexcept nogil:
     cdef dnnl_dim_t strided
     cdef int d
     for d in range(md.ndims):
-        strided = md.padded_dims[d] // blocks[d]
+        strided = (md.padded_dims[d] + blocks[d] - 1) // blocks[d]
         s = strided * (1 if strided == 1 else md.strides[d])
         if s > max_size:
             max_size = s
@@ -599,7 +652,7 @@ cdef size_t md_extent(const md_t *md) noexcept nogil:
     cdef dnnl_dim_t last = md.offset0, inner = 1
     cdef int d
     for d in range(md.ndims):
-        last += (md.padded_dims[d] // blocks[d] - 1) * md.strides[d]
+        last += ((md.padded_dims[d] + blocks[d] - 1) // blocks[d] - 1) * md.strides[d]
     for d in range(md.inner_nblks):
         inner *= md.inner_blks[d]
     return elems_to_bytes(md, last + inner)
@@ -1359,6 +1412,7 @@ cdef void pd_fix_owners(dnnl_primitive_desc *pd) noexcept nogil:
 cdef dnnl_status_t pd_try_impls(dnnl_primitive_desc *pd, int start) noexcept nogil:
     """Tries the implementations from `start` on; the first whose init
     accepts the description wins and has resolved every `any`."""
+    global cydnnl_dispatching
     cdef int i, j
     cdef dnnl_status_t st
     cdef char reasons[768]
@@ -1375,7 +1429,14 @@ cdef dnnl_status_t pd_try_impls(dnnl_primitive_desc *pd, int start) noexcept nog
         pd.scratchpad_size = 0
         memset(pd.params, 0, sizeof(pd.params))
         cydnnl_error_buf[0] = 0
+        cydnnl_dispatching = 1
         st = pd.impls.impls[i].init(pd)
+        cydnnl_dispatching = 0
+        if st != dnnl_success and verbose_level() & VERBOSE_CHECK:
+            printf("onednn_verbose,v1,primitive,create:dispatch,%s,%s,%s\n",
+                   cydnnl_prim_kind2str(pd.desc.primitive_kind), pd.impls.impls[i].name,
+                   cydnnl_error_buf)
+            fflush(stdout)
         if st == dnnl_success:
             pd.impl_index = i
             strncpy(pd.info, pd.impls.impls[i].name, 63)

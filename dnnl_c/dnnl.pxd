@@ -110,3 +110,7 @@ from dnnl_c.eltwise cimport (dnnl_eltwise_forward_primitive_desc_create,
 from dnnl_c.convolution cimport (dnnl_convolution_forward_primitive_desc_create,
                                  dnnl_convolution_backward_data_primitive_desc_create,
                                  dnnl_convolution_backward_weights_primitive_desc_create)
+from dnnl_c.lrn cimport (dnnl_lrn_forward_primitive_desc_create,
+                         dnnl_lrn_backward_primitive_desc_create)
+from dnnl_c.pooling cimport (dnnl_pooling_forward_primitive_desc_create,
+                             dnnl_pooling_backward_primitive_desc_create)

@@ -16,6 +16,7 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examp
 
 def load(style, name):
     path = os.path.join(EXAMPLES, style, name + ".py")
+    sys.modules.pop("example_utils", None)     # each style has its own
     sys.path.insert(0, os.path.dirname(path))
     try:
         spec = importlib.util.spec_from_file_location("example_" + name, path)

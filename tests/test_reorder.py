@@ -250,3 +250,31 @@ def test_every_implementation_agrees_with_numpy(eng, strm, dims, src_tag, dst_ta
         if c.dnnl_primitive_desc_next_impl(pd) == c.dnnl_last_impl_reached:
             break
     assert seen[-1] == "ref:any"
+
+
+def test_writing_a_channel_sub_memory_keeps_the_rest_of_its_block(eng, strm):
+    """Channels 0..4 of a 16-channel nChw8c tensor: the reorder writes them
+    and leaves the parent's channels 5..7 of the same block alone."""
+    parent = make_md([2, 16, 3, 3], c.dnnl_f32, c.dnnl_nChw8c)
+    sub = c.dnnl_memory_desc_t()
+    check(c.dnnl_memory_desc_create_submemory(sub, parent, [2, 5, 3, 3], [0, 0, 0, 0]))
+    assert c.cydnnl_memory_desc_extent(sub) > 0
+    assert c.dnnl_memory_desc_get_size(sub) > 0
+    buf = np.full(2 * 16 * 9, 42.0, np.float32)
+    dst = make_memory(parent, eng, buf)
+    src_md = make_md([2, 5, 3, 3], c.dnnl_f32, c.dnnl_nchw)
+    a = np.arange(90, dtype=np.float32).reshape(2, 5, 3, 3)
+    pd = c.dnnl_primitive_desc_t()
+    check(c.dnnl_reorder_primitive_desc_create(pd, src_md, eng, sub, eng, None))
+    while True:
+        buf[:] = 42.0
+        prim = c.dnnl_primitive_t()
+        check(c.dnnl_primitive_create(prim, pd))
+        check(c.dnnl_primitive_execute(prim, strm, 2, [(c.DNNL_ARG_FROM,
+                                                        make_memory(src_md, eng, a)),
+                                                       (c.DNNL_ARG_TO, dst)]))
+        got = from_layout(buf, "aBcd8b", [2, 16, 3, 3])
+        np.testing.assert_array_equal(got[:, :5], a)
+        assert np.all(got[:, 5:] == 42.0)
+        if c.dnnl_primitive_desc_next_impl(pd) != c.dnnl_success:
+            break

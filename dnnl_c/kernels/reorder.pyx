@@ -105,9 +105,10 @@ DEF TILE = 64
 
 
 cdef void blocked_c_impl(const src_t *src, dst_t *dst, bint to_blocked, int64_t n,
-                         int64_t ch, int64_t s, int64_t blk, int64_t p_n, int64_t p_c,
-                         int64_t p_s, int64_t b_n, int64_t b_cb, int64_t b_s) noexcept nogil:
-    cdef int64_t ncb = (ch + blk - 1) // blk, job, i, cb, s0, ts, j, cc, cmax
+                         int64_t ch, int64_t padded_ch, int64_t s, int64_t blk, int64_t p_n,
+                         int64_t p_c, int64_t p_s, int64_t b_n, int64_t b_cb,
+                         int64_t b_s) noexcept nogil:
+    cdef int64_t ncb = (padded_ch + blk - 1) // blk, job, i, cb, s0, ts, j, cc, cmax, cpad
     cdef const src_t *sp
     cdef dst_t *dp
     for job in prange(n * ncb, schedule='static'):
@@ -116,6 +117,11 @@ cdef void blocked_c_impl(const src_t *src, dst_t *dst, bint to_blocked, int64_t 
         cmax = ch - cb * blk
         if cmax > blk:
             cmax = blk
+        if cmax < 0:
+            cmax = 0
+        cpad = padded_ch - cb * blk
+        if cpad > blk:
+            cpad = blk
         if to_blocked:
             sp = src + i * p_n + cb * blk * p_c
             dp = dst + i * b_n + cb * b_cb
@@ -123,13 +129,13 @@ cdef void blocked_c_impl(const src_t *src, dst_t *dst, bint to_blocked, int64_t 
                 for j in range(s):
                     for cc in range(cmax):
                         dp[j * b_s + cc] = convert(sp[j * p_s + cc], <dst_t *>0)
-                    for cc in range(cmax, blk):
+                    for cc in range(cmax, cpad):
                         dp[j * b_s + cc] = 0
             else:               # spatial innermost on the plain side
                 for j in range(s):
                     for cc in range(cmax):
                         dp[j * b_s + cc] = convert(sp[cc * p_c + j * p_s], <dst_t *>0)
-                    for cc in range(cmax, blk):
+                    for cc in range(cmax, cpad):
                         dp[j * b_s + cc] = 0
         else:
             sp = src + i * b_n + cb * b_cb
@@ -213,40 +219,42 @@ cdef void reorder_tables(const char *src, int src_dt, char *dst, int dst_dt,
 
 
 cdef void blocked_c_to(const src_t *src, char *dst, int dst_dt, bint to_blocked, int64_t n,
-                       int64_t ch, int64_t s, int64_t blk, int64_t p_n, int64_t p_c,
-                       int64_t p_s, int64_t b_n, int64_t b_cb, int64_t b_s) noexcept nogil:
+                       int64_t ch, int64_t padded_ch, int64_t s, int64_t blk, int64_t p_n,
+                       int64_t p_c, int64_t p_s, int64_t b_n, int64_t b_cb,
+                       int64_t b_s) noexcept nogil:
     if dst_dt == dnnl_f32:
-        blocked_c_impl(src, <float *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb, b_s)
+        blocked_c_impl(src, <float *>dst, to_blocked, n, ch, padded_ch, s, blk, p_n, p_c, p_s, b_n, b_cb, b_s)
     elif dst_dt == dnnl_bf16:
-        blocked_c_impl(src, <bf16_t *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb,
-                       b_s)
+        blocked_c_impl(src, <bf16_t *>dst, to_blocked, n, ch, padded_ch, s, blk, p_n, p_c, p_s, b_n,
+                       b_cb, b_s)
     elif dst_dt == dnnl_s32:
-        blocked_c_impl(src, <int32_t *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb,
-                       b_s)
+        blocked_c_impl(src, <int32_t *>dst, to_blocked, n, ch, padded_ch, s, blk, p_n, p_c, p_s, b_n,
+                       b_cb, b_s)
     elif dst_dt == dnnl_s8:
-        blocked_c_impl(src, <int8_t *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb,
-                       b_s)
+        blocked_c_impl(src, <int8_t *>dst, to_blocked, n, ch, padded_ch, s, blk, p_n, p_c, p_s, b_n,
+                       b_cb, b_s)
     elif dst_dt == dnnl_u8:
-        blocked_c_impl(src, <uint8_t *>dst, to_blocked, n, ch, s, blk, p_n, p_c, p_s, b_n, b_cb,
-                       b_s)
+        blocked_c_impl(src, <uint8_t *>dst, to_blocked, n, ch, padded_ch, s, blk, p_n, p_c, p_s, b_n,
+                       b_cb, b_s)
 
 
 cdef void reorder_blocked_c(const char *src, int src_dt, char *dst, int dst_dt,
-                            bint to_blocked, int64_t n, int64_t ch, int64_t s, int64_t blk,
+                            bint to_blocked, int64_t n, int64_t ch, int64_t padded_ch,
+                            int64_t s, int64_t blk,
                             int64_t plain_s_n, int64_t plain_s_c, int64_t plain_s_s,
                             int64_t blk_s_n, int64_t blk_s_cb, int64_t blk_s_s) noexcept nogil:
     if src_dt == dnnl_f32:
-        blocked_c_to(<const float *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+        blocked_c_to(<const float *>src, dst, dst_dt, to_blocked, n, ch, padded_ch, s, blk, plain_s_n,
                      plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
     elif src_dt == dnnl_bf16:
-        blocked_c_to(<const bf16_t *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+        blocked_c_to(<const bf16_t *>src, dst, dst_dt, to_blocked, n, ch, padded_ch, s, blk, plain_s_n,
                      plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
     elif src_dt == dnnl_s32:
-        blocked_c_to(<const int32_t *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+        blocked_c_to(<const int32_t *>src, dst, dst_dt, to_blocked, n, ch, padded_ch, s, blk, plain_s_n,
                      plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
     elif src_dt == dnnl_s8:
-        blocked_c_to(<const int8_t *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+        blocked_c_to(<const int8_t *>src, dst, dst_dt, to_blocked, n, ch, padded_ch, s, blk, plain_s_n,
                      plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)
     elif src_dt == dnnl_u8:
-        blocked_c_to(<const uint8_t *>src, dst, dst_dt, to_blocked, n, ch, s, blk, plain_s_n,
+        blocked_c_to(<const uint8_t *>src, dst, dst_dt, to_blocked, n, ch, padded_ch, s, blk, plain_s_n,
                      plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)

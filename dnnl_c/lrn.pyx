@@ -1,0 +1,357 @@
+# The LRN primitive (oneDNN src/common/lrn.cpp and the cpu lrn list):
+# validation, then `simple:blocked` across channels directly on one layout
+# (plain or blocked on channels), and `ref:any` on any layouts through plain
+# f32 scratch. Neither keeps a workspace: backward recomputes omega from src.
+
+from libc.stdio cimport snprintf
+from libc.stdint cimport int64_t
+
+from dnnl_c.core cimport *
+from dnnl_c.reorder cimport reorder_md
+from dnnl_c.kernels.lrn cimport (lrn_params_t, lrn_fwd_ref, lrn_bwd_ref, lrn_pick_tile,
+                                 lrn_tile_floats, lrn_across_fwd_tiled, lrn_across_bwd_tiled)
+from dnnl_c.kernels.openmp cimport omp_get_max_threads
+
+
+cdef enum:
+    # pd.params of simple:blocked
+    P_BLK = 0
+    P_SN
+    P_SC
+    P_SS
+    P_TILE
+    P_NTHR
+    # spatial dims the within-channel window covers (oneDNN's D, H, W)
+    MAX_WITHIN_NDIMS = 5
+
+
+cdef inline bint is_fwd(const dnnl_primitive_desc *pd) noexcept nogil:
+    return pd.desc.prop_kind != dnnl_backward_data
+
+
+cdef dnnl_status_t same_dims(const md_t *a, const md_t *b, const char *what) noexcept nogil:
+    cdef char msg[160]
+    cdef int d
+    if a.ndims != b.ndims:
+        snprintf(msg, sizeof(msg), "lrn: %s has %d dims, src %d", what, b.ndims, a.ndims)
+        return fail(dnnl_invalid_arguments, msg)
+    for d in range(a.ndims):
+        if a.dims[d] != b.dims[d]:
+            snprintf(msg, sizeof(msg), "lrn: %s differs from src in dim %d (%lld, not %lld)",
+                     what, d, <long long>b.dims[d], <long long>a.dims[d])
+            return fail(dnnl_invalid_arguments, msg)
+    return dnnl_success
+
+
+cdef dnnl_status_t check_params(dnnl_alg_kind_t alg_kind, dnnl_dim_t local_size) noexcept nogil:
+    if alg_kind != dnnl_lrn_across_channels and alg_kind != dnnl_lrn_within_channel:
+        return fail(dnnl_invalid_arguments,
+                    "lrn: algorithm must be lrn_across_channels or lrn_within_channel")
+    if local_size < 0:
+        return fail(dnnl_invalid_arguments, "lrn: local_size is negative")
+    return dnnl_success
+
+
+cdef dnnl_status_t check_src_ndims(const md_t *src) noexcept nogil:
+    cdef char msg[96]
+    if src.ndims < 2:
+        snprintf(msg, sizeof(msg), "lrn: src needs at least 2 dims (N, C), it has %d",
+                 src.ndims)
+        return fail(dnnl_invalid_arguments, msg)
+    return dnnl_success
+
+
+cdef dnnl_status_t resolve(dnnl_primitive_desc *pd) noexcept nogil:
+    """Resolves `any` as oneDNN does (dst and diffs take src's layout; a
+    backward src left `any` takes diff_dst's) and checks data types: all f32
+    or all bf16."""
+    cdef md_t *src = pd_md(pd, DNNL_ARG_SRC)
+    cdef md_t *dst
+    cdef md_t *ddst
+    cdef md_t *dsrc
+    cdef dnnl_data_type_t dt = src.data_type
+    if is_fwd(pd):
+        dst = pd_md(pd, DNNL_ARG_DST)
+        if md_is_any(dst) and md_copy_layout(dst, src) != dnnl_success:
+            return dnnl_unimplemented
+        if dst.data_type != dt:
+            return fail(dnnl_unimplemented, "lrn: src and dst data types differ")
+    else:
+        ddst = pd_md(pd, DNNL_ARG_DIFF_DST)
+        dsrc = pd_md(pd, DNNL_ARG_DIFF_SRC)
+        if md_is_any(src):
+            if not md_is_any(ddst):
+                md_copy_layout(src, ddst)
+            elif not md_is_any(dsrc):
+                md_copy_layout(src, dsrc)
+            else:
+                md_set_tag(src, <dnnl_format_tag_t>(dnnl_a + src.ndims - 1))
+        if md_is_any(ddst):
+            md_copy_layout(ddst, src)
+        if md_is_any(dsrc):
+            md_copy_layout(dsrc, src)
+        if ddst.data_type != dt or dsrc.data_type != dt:
+            return fail(dnnl_unimplemented, "lrn: src, diff_src and diff_dst data types differ")
+    if dt != dnnl_f32 and dt != dnnl_bf16:
+        return fail(dnnl_unimplemented, "lrn: data type must be f32 or bf16")
+    if dt == dnnl_bf16 and not bf16_allowed():
+        return fail(dnnl_unimplemented, "lrn: bf16 is disabled by ONEDNN_MAX_CPU_ISA")
+    if pd.desc.alg_kind == dnnl_lrn_within_channel and src.ndims > MAX_WITHIN_NDIMS:
+        return fail(dnnl_unimplemented, "lrn: within-channel windows cover at most 3 "
+                    "spatial dims")
+    return dnnl_success
+
+
+cdef float summands(const dnnl_primitive_desc *pd) noexcept nogil:
+    """The divisor of alpha: local_size, or local_size^(spatial dims) within
+    a channel."""
+    cdef float n = pd.desc.local_size
+    cdef float s = 1
+    cdef int d
+    if pd.desc.alg_kind == dnnl_lrn_across_channels:
+        return n
+    for d in range(2, pd_md(pd, DNNL_ARG_SRC).ndims):
+        s *= n
+    return s
+
+
+cdef void fill_params(const dnnl_primitive_desc *pd, lrn_params_t *p) noexcept nogil:
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_SRC)
+    cdef int d
+    p.across = pd.desc.alg_kind == dnnl_lrn_across_channels
+    p.local_size = pd.desc.local_size
+    p.alpha = pd.desc.alpha
+    p.beta = pd.desc.beta
+    p.k = pd.desc.k
+    p.summands = summands(pd)
+    p.N = src.dims[0]
+    p.C = src.dims[1]
+    p.S = 1
+    for d in range(2, src.ndims):
+        p.S *= src.dims[d]
+    # the reference walks spatial dims as (D, H, W); across channels they flatten
+    p.D = src.dims[src.ndims - 3] if src.ndims >= 5 and not p.across else 1
+    p.H = src.dims[src.ndims - 2] if src.ndims >= 4 and not p.across else 1
+    p.W = (src.dims[src.ndims - 1] if not p.across else p.S) if src.ndims >= 3 else 1
+
+
+cdef bint same_layout(const md_t *a, const md_t *b) noexcept nogil:
+    cdef md_t x = a[0]
+    cdef md_t y = b[0]
+    x.offset0 = 0
+    y.offset0 = 0
+    y.data_type = x.data_type
+    return md_equal(&x, &y)
+
+
+# -- simple:blocked: across channels, every tensor in one layout where element
+#    (n, c, s) is at n*sn + (c/blk)*sc + c%blk + s*ss
+
+cdef bint tiled_layout(const md_t *md, int64_t *blk, int64_t *sn, int64_t *sc,
+                       int64_t *ss) noexcept nogil:
+    cdef int d, inner = -1
+    cdef int64_t expect
+    for d in range(md.ndims):
+        if md.padded_offsets[d] != 0 or (d != 1 and md.padded_dims[d] != md.dims[d]):
+            return False
+    if md.inner_nblks == 1 and md.inner_idxs[0] == 1:
+        blk[0] = md.inner_blks[0]
+        sc[0] = md.strides[1]
+    elif md.inner_nblks == 0 and md.padded_dims[1] == md.dims[1]:
+        if md.strides[1] == 1 and md.dims[1] > 1:
+            blk[0] = md.dims[1]     # channels innermost: one block of all of them
+            sc[0] = 0
+        else:
+            blk[0] = 1
+            sc[0] = md.strides[1]
+    else:
+        return False
+    sn[0] = md.strides[0]
+    # spatial dims must nest densely so that they walk as one
+    for d in range(md.ndims - 1, 1, -1):
+        if md.dims[d] > 1:
+            inner = d
+            break
+    ss[0] = md.strides[inner] if inner > 0 else 0
+    if inner < 0:
+        return True
+    expect = ss[0]
+    for d in range(inner, 1, -1):
+        if md.dims[d] > 1 and md.strides[d] != expect:
+            return False
+        expect *= md.dims[d]
+    return True
+
+
+cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
+    cdef dnnl_status_t st = resolve(pd)
+    if st != dnnl_success:
+        return st
+    if pd.desc.alg_kind != dnnl_lrn_across_channels:
+        return fail(dnnl_unimplemented, "lrn: only across channels")
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_SRC)
+    if is_fwd(pd):
+        if not same_layout(src, pd_md(pd, DNNL_ARG_DST)):
+            return fail(dnnl_unimplemented, "lrn: src and dst layouts differ")
+    elif not (same_layout(src, pd_md(pd, DNNL_ARG_DIFF_DST))
+              and same_layout(src, pd_md(pd, DNNL_ARG_DIFF_SRC))):
+        return fail(dnnl_unimplemented, "lrn: src, diff_src and diff_dst layouts differ")
+    cdef int64_t blk, sn, sc, ss
+    if not tiled_layout(src, &blk, &sn, &sc, &ss):
+        return fail(dnnl_unimplemented, "lrn: layout is neither plain with dense spatial "
+                    "dims nor blocked on channels only")
+    cdef lrn_params_t p
+    fill_params(pd, &p)
+    cdef int nthr = omp_get_max_threads()
+    p.tile = lrn_pick_tile(&p, nthr)
+    pd.params[P_BLK] = blk
+    pd.params[P_SN] = sn
+    pd.params[P_SC] = sc
+    pd.params[P_SS] = ss
+    pd.params[P_TILE] = p.tile
+    pd.params[P_NTHR] = nthr
+    pd.scratchpad_size = nthr * lrn_tile_floats(&p, not is_fwd(pd)) * sizeof(float)
+    return dnnl_success
+
+
+cdef dnnl_status_t blocked_execute(const dnnl_primitive_desc *pd,
+                                   const exec_ctx_t *ctx) noexcept nogil:
+    cdef lrn_params_t p
+    fill_params(pd, &p)
+    p.blk = pd.params[P_BLK]
+    p.sn = pd.params[P_SN]
+    p.sc = pd.params[P_SC]
+    p.ss = pd.params[P_SS]
+    p.tile = pd.params[P_TILE]
+    p.nthr = <int>pd.params[P_NTHR]
+    cdef int dt = pd_md(pd, DNNL_ARG_SRC).data_type
+    if is_fwd(pd):
+        lrn_across_fwd_tiled(&p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DST), dt,
+                             <float *>ctx.scratchpad)
+    else:
+        lrn_across_bwd_tiled(&p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DIFF_DST),
+                             ctx_data(ctx, DNNL_ARG_DIFF_SRC), dt, <float *>ctx.scratchpad)
+    return dnnl_success
+
+
+# -- ref:any: any layouts, computed on plain f32 copies
+
+cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
+    cdef dnnl_status_t st = resolve(pd)
+    if st != dnnl_success:
+        return st
+    cdef int64_t n = md_nelems(pd_md(pd, DNNL_ARG_SRC), False)
+    pd.scratchpad_size = n * sizeof(float) * (2 if is_fwd(pd) else 3)
+    return dnnl_success
+
+
+cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
+                               const exec_ctx_t *ctx) noexcept nogil:
+    cdef md_t plain
+    cdef const md_t *src = pd_md(pd, DNNL_ARG_SRC)
+    cdef int64_t n = md_nelems(src, False)
+    cdef float *x = <float *>ctx.scratchpad
+    cdef float *y = x + n
+    cdef float *work = y + n
+    cdef lrn_params_t p
+    cdef dnnl_status_t st
+    if n == 0:
+        return dnnl_success
+    fill_params(pd, &p)
+    md_plain(&plain, src, dnnl_f32)
+    st = reorder_md(ctx_data(ctx, DNNL_ARG_SRC), src, <char *>x, &plain)
+    if st != dnnl_success:
+        return st
+    if is_fwd(pd):
+        lrn_fwd_ref(&p, x, y)
+        return reorder_md(<char *>y, &plain, ctx_data(ctx, DNNL_ARG_DST), pd_md(pd, DNNL_ARG_DST))
+    st = reorder_md(ctx_data(ctx, DNNL_ARG_DIFF_DST), pd_md(pd, DNNL_ARG_DIFF_DST), <char *>y,
+                    &plain)
+    if st != dnnl_success:
+        return st
+    lrn_bwd_ref(&p, x, y, work)
+    return reorder_md(<char *>y, &plain, ctx_data(ctx, DNNL_ARG_DIFF_SRC),
+                      pd_md(pd, DNNL_ARG_DIFF_SRC))
+
+
+cdef impl_list_t lrn_impls
+lrn_impls.n = 2
+lrn_impls.impls[0].name = "simple:blocked"
+lrn_impls.impls[0].init = blocked_init
+lrn_impls.impls[0].execute = blocked_execute
+lrn_impls.impls[1].name = "ref:any"
+lrn_impls.impls[1].init = ref_init
+lrn_impls.impls[1].execute = ref_execute
+
+
+cdef void set_params(op_desc_t *desc, dnnl_dim_t local_size, float alpha, float beta,
+                     float k) noexcept nogil:
+    desc.local_size = local_size
+    desc.alpha = alpha
+    desc.beta = beta
+    desc.k = k
+
+
+cdef dnnl_status_t dnnl_lrn_forward_primitive_desc_create(
+        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
+        dnnl_prop_kind_t prop_kind, dnnl_alg_kind_t alg_kind,
+        const_dnnl_memory_desc_t src_desc, const_dnnl_memory_desc_t dst_desc,
+        dnnl_dim_t local_size, float alpha, float beta, float k,
+        const_dnnl_primitive_attr_t attr) noexcept nogil:
+    cdef dnnl_status_t st
+    if prop_kind != dnnl_forward_training and prop_kind != dnnl_forward_inference:
+        return fail(dnnl_invalid_arguments, "lrn forward: prop_kind must be forward_*")
+    st = check_params(alg_kind, local_size)
+    if st == dnnl_success:
+        st = check_md_arg(src_desc, "src_desc", False)
+    if st == dnnl_success:
+        st = check_md_arg(dst_desc, "dst_desc", False)
+    if st != dnnl_success:
+        return st
+    if md_is_any(&src_desc.md):
+        return fail(dnnl_invalid_arguments, "lrn forward: src_desc needs a concrete layout, "
+                    "not format any")
+    st = check_src_ndims(&src_desc.md)
+    if st == dnnl_success:
+        st = same_dims(&src_desc.md, &dst_desc.md, "dst_desc")
+    if st != dnnl_success:
+        return st
+    cdef op_desc_t desc
+    op_init(&desc, dnnl_lrn, prop_kind, alg_kind)
+    set_params(&desc, local_size, alpha, beta, k)
+    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    op_add_arg(&desc, DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc, &lrn_impls, attr, NULL)
+
+
+cdef dnnl_status_t dnnl_lrn_backward_primitive_desc_create(
+        dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t engine,
+        dnnl_alg_kind_t alg_kind, const_dnnl_memory_desc_t diff_src_desc,
+        const_dnnl_memory_desc_t diff_dst_desc, const_dnnl_memory_desc_t src_desc,
+        dnnl_dim_t local_size, float alpha, float beta, float k,
+        const_dnnl_primitive_desc_t hint_fwd_pd,
+        const_dnnl_primitive_attr_t attr) noexcept nogil:
+    cdef dnnl_status_t st = check_params(alg_kind, local_size)
+    if st == dnnl_success:
+        st = check_md_arg(diff_src_desc, "diff_src_desc", False)
+    if st == dnnl_success:
+        st = check_md_arg(diff_dst_desc, "diff_dst_desc", False)
+    if st == dnnl_success:
+        st = check_md_arg(src_desc, "src_desc", False)
+    if st == dnnl_success:
+        st = check_src_ndims(&src_desc.md)
+    if st == dnnl_success:
+        st = same_dims(&src_desc.md, &diff_dst_desc.md, "diff_dst_desc")
+    if st == dnnl_success:
+        st = same_dims(&src_desc.md, &diff_src_desc.md, "diff_src_desc")
+    if st == dnnl_success:
+        st = check_hint(hint_fwd_pd, dnnl_lrn, False)
+    if st != dnnl_success:
+        return st
+    cdef op_desc_t desc
+    op_init(&desc, dnnl_lrn, dnnl_backward_data, alg_kind)
+    set_params(&desc, local_size, alpha, beta, k)
+    op_add_arg(&desc, DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
+    op_add_arg(&desc, DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
+    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    return pd_create(primitive_desc, engine, &desc, &lrn_impls, attr, hint_fwd_pd)
