@@ -2,6 +2,8 @@
 computation written from oneDNN's formulas: benchdnn shapes, groups,
 strides, dilation, asymmetric padding, 1-D/2-D/3-D, f32 and bf16."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -17,14 +19,9 @@ DIRECT = algorithm.convolution_direct
 
 
 def benchdnn_lines(name):
-    import os
-    for base in (os.path.join(os.path.dirname(__file__), "data"),
-                 os.path.join(os.path.dirname(__file__), "..", "..", "shared", "benchdnn_inputs",
-                              "conv")):
-        path = os.path.join(base, name)
-        if os.path.exists(path):
-            return [ln.strip() for ln in open(path) if ln.strip() and not ln.startswith("#")]
-    raise FileNotFoundError(name)
+    """The problems of a benchdnn input file (tests/data/benchdnn)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "benchdnn", name)
+    return [ln.strip() for ln in open(path) if ln.strip() and not ln.startswith("#")]
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +136,7 @@ def close(got, want, tol):
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol * scale)
 
 
-BASIC_SHAPES = benchdnn_lines("shapes_basic")
+BASIC_SHAPES = benchdnn_lines("conv_shapes_basic")
 
 
 @pytest.mark.parametrize("line", BASIC_SHAPES, ids=[ln.split('"')[1] for ln in BASIC_SHAPES])

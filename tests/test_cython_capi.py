@@ -14,7 +14,7 @@ from helpers import bf16_bits, bf16_to_f32
 
 @pytest.fixture(scope="module")
 def capi_nogil(tmp_path_factory):
-    pytest.importorskip("Cython")
+
     from cython_build import build
     return build("capi_nogil", str(tmp_path_factory.mktemp("cython")))
 

@@ -8,7 +8,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory):
-    pytest.importorskip("Cython")
+
     from cython_build import build
     return build("kernels_test", str(tmp_path_factory.mktemp("kernels")))
 

@@ -29,7 +29,7 @@ PLAIN = {1: tag.ncw, 2: tag.nchw, 3: tag.ncdhw}
 NHWC = {1: tag.nwc, 2: tag.nhwc, 3: tag.ndhwc}
 BLOCKED8 = {1: tag.nCw8c, 2: tag.nChw8c, 3: tag.nCdhw8c}
 BLOCKED16 = {1: tag.nCw16c, 2: tag.nChw16c, 3: tag.nCdhw16c}
-INPUTS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "benchdnn_inputs", "pool")
+INPUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "benchdnn")
 
 
 def out_size(i, k, s, d, pl, pr):
@@ -258,27 +258,21 @@ def test_numpy_reference_on_a_hand_example():
 
 
 def test_benchdnn_descriptors_parse_to_valid_problems():
-    if not os.path.exists(os.path.join(INPUTS, "shapes_basic")):
-        pytest.skip("no benchdnn inputs beside the project")
-    probs = parse_benchdnn(os.path.join(INPUTS, "shapes_basic"))
+    probs = parse_benchdnn(os.path.join(INPUTS, "pool_shapes_basic"))
     assert len(probs) == 32
     byname = {p.name: p for p in probs}
     neg = byname["pool_ci_2d:negative_ph_r"]
     assert (neg.i, neg.o, neg.pl, neg.pr) == ([20, 20], [9, 9], [0, 0], [-1, -1])
     cubic = byname["pool_ci_3d:non_cubic"]
     assert (cubic.i, cubic.o, cubic.k) == ([32, 16, 8], [16, 8, 4], [3, 3, 3])
-    for p in probs + parse_benchdnn(os.path.join(INPUTS, "shapes_alexnet")):
+    for p in probs + parse_benchdnn(os.path.join(INPUTS, "pool_shapes_alexnet")):
         assert p.o == [out_size(*a) for a in zip(p.i, p.k, p.s, p.d, p.pl, p.pr)], p
 
 
 # ------------------------------------------------------------ shapes and layouts
 
-def _load(name):
-    path = os.path.join(INPUTS, name)
-    return parse_benchdnn(path) if os.path.exists(path) else []
-
-
-BASIC, ALEXNET = _load("shapes_basic"), _load("shapes_alexnet")
+BASIC = parse_benchdnn(os.path.join(INPUTS, "pool_shapes_basic"))
+ALEXNET = parse_benchdnn(os.path.join(INPUTS, "pool_shapes_alexnet"))
 
 
 @pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
