@@ -8,10 +8,11 @@ from libc.string cimport memset
 
 from dnnl_c.core cimport *
 from dnnl_c.reorder cimport reorder_md
-from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_fwd_ref, conv_bwd_data_ref,
-                                         conv_bwd_weights_ref, conv_gemm_work, conv_fwd_gemm,
-                                         conv_bwd_data_gemm, conv_bwd_weights_gemm, CONV_FWD,
-                                         CONV_BWD_DATA, CONV_BWD_WEIGHTS)
+from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_ref,
+                                         conv_bwd_data_ref, conv_bwd_weights_ref,
+                                         conv_gemm_work, conv_fwd_gemm, conv_bwd_data_gemm,
+                                         conv_bwd_weights_gemm, CONV_FWD, CONV_BWD_DATA,
+                                         CONV_BWD_WEIGHTS)
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 # The arguments in the roles every direction shares: the data tensor on the
@@ -104,46 +105,130 @@ cdef dnnl_status_t check_types(const dnnl_primitive_desc *pd) noexcept nogil:
     return dnnl_success
 
 
-cdef bint plain_f32(const md_t *md) noexcept nogil:
-    return (md.data_type == dnnl_f32 and md.offset0 == 0
-            and md_matches_tag(md, <dnnl_format_tag_t>(dnnl_a + md.ndims - 1)))
+# ------------------------------------------------------------ layouts
+# Both implementations work on plain f32. The reference uses channels-first
+# (ncdhw, goidhw). The GEMM one works channels-first or channels-last
+# (ndhwc) on each side, with weights to match the source (oidhw or odhwi);
+# `any` picks channels-last except for sources of few channels. Arguments in
+# other layouts or in bf16 are staged through f32 scratch.
+
+cdef inline dnnl_format_tag_t plain_tag(int ndims) noexcept nogil:
+    return <dnnl_format_tag_t>(dnnl_a + ndims - 1)
 
 
-# Both implementations work on plain f32 (ncdhw / goidhw): arguments in other
-# layouts or in bf16 are converted into the scratchpad and back. `any`
-# resolves to plain, so plain f32 arguments are used in place.
+cdef dnnl_format_tag_t data_tag(int ndims, bint cl) noexcept nogil:
+    if not cl:
+        return plain_tag(ndims)
+    return dnnl_acb if ndims == 3 else (dnnl_acdb if ndims == 4 else dnnl_acdeb)
 
-cdef inline int direction(const dnnl_primitive_desc *pd) noexcept nogil:
-    if is_fwd(pd):
-        return CONV_FWD
-    return CONV_BWD_DATA if pd.desc.prop_kind == dnnl_backward_data else CONV_BWD_WEIGHTS
+
+cdef dnnl_format_tag_t weights_tag(int ndims, bint grouped, bint cl) noexcept nogil:
+    """(g,) o, spatial, i when cl; the plain order otherwise."""
+    if not cl:
+        return plain_tag(ndims)
+    if not grouped:
+        return data_tag(ndims, True)
+    return dnnl_abdc if ndims == 4 else (dnnl_abdec if ndims == 5 else dnnl_abdefc)
+
+
+cdef int orientation(const md_t *md, dnnl_format_tag_t cf, dnnl_format_tag_t cl) noexcept nogil:
+    """1 channels-last, 0 channels-first, -1 another layout."""
+    cdef md_t x = md[0]
+    x.offset0 = 0
+    if md_matches_tag(&x, cl):
+        return 1
+    if md_matches_tag(&x, cf):
+        return 0
+    return -1
+
+
+cdef inline bint staged(const md_t *md, dnnl_format_tag_t tag) noexcept nogil:
+    """Whether md needs an f32 copy in `tag` (not for the zero md)."""
+    return md.ndims != 0 and not (md.data_type == dnnl_f32 and md.offset0 == 0
+                                  and md_matches_tag(md, tag))
+
+
+cdef void resolve_from(md_t *md, const dnnl_primitive_desc *hint, int hint_arg,
+                       dnnl_format_tag_t tag) noexcept nogil:
+    """An `any` md takes the forward hint's layout for the same tensor when
+    there is one, else `tag`."""
+    cdef const md_t *h
+    if not md_is_any(md):
+        return
+    if hint != NULL:
+        h = pd_md(hint, hint_arg)
+        if h.ndims == md.ndims and h.format_kind == dnnl_blocked \
+                and md_copy_layout(md, h) == dnnl_success:
+            return
+    md_set_tag(md, tag)
+
+
+cdef inline int hint_arg(int arg) noexcept nogil:
+    """The forward argument a backward one mirrors."""
+    if arg == DNNL_ARG_DIFF_SRC:
+        return DNNL_ARG_SRC
+    if arg == DNNL_ARG_DIFF_DST:
+        return DNNL_ARG_DST
+    if arg == DNNL_ARG_DIFF_WEIGHTS:
+        return DNNL_ARG_WEIGHTS
+    if arg == DNNL_ARG_DIFF_BIAS:
+        return DNNL_ARG_BIAS
+    return arg
 
 
 cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil:
-    cdef int i
-    cdef md_t *md
+    cdef conv_args_t a = roles(pd)
+    cdef md_t *src = pd_md(pd, a.src)
+    cdef md_t *wei = pd_md(pd, a.wei)
+    cdef md_t *dst = pd_md(pd, a.dst)
+    cdef md_t *bias = pd_md(pd, a.bias) if a.bias >= 0 else NULL
+    cdef int nd = src.ndims, o
+    cdef bint grouped = wei.ndims == nd + 1, src_cl = False, dst_cl = False
     cdef conv_shape_t s
     if pd.desc.alg_kind != dnnl_convolution_direct:
         return fail(dnnl_unimplemented, "convolution: only the direct algorithm")
-    for i in range(pd.nargs):
-        md = &pd.args[i].md.md
-        if md_is_any(md):
-            md_set_tag(md, <dnnl_format_tag_t>(dnnl_a + md.ndims - 1))
+    shape_of(pd, &s)
+    if gemm:
+        src_cl = s.g * s.icg >= 8
+        resolve_from(src, pd.hint, hint_arg(a.src), data_tag(nd, src_cl))
+        o = orientation(src, data_tag(nd, False), data_tag(nd, True))
+        src_cl = o == 1 or (o < 0 and s.g * s.icg >= 8)
+        resolve_from(dst, pd.hint, hint_arg(a.dst), data_tag(nd, True))
+        dst_cl = orientation(dst, data_tag(nd, False), data_tag(nd, True)) != 0
+        resolve_from(wei, pd.hint, hint_arg(a.wei), weights_tag(wei.ndims, grouped, src_cl))
+    else:
+        resolve_from(src, NULL, 0, plain_tag(nd))
+        resolve_from(dst, NULL, 0, plain_tag(nd))
+        resolve_from(wei, NULL, 0, plain_tag(wei.ndims))
+    if bias != NULL:
+        resolve_from(bias, NULL, 0, dnnl_a)
     cdef dnnl_status_t st = check_types(pd)
     if st != dnnl_success:
         return st
     cdef size_t scratch = 0
-    for i in range(pd.nargs):
-        md = &pd.args[i].md.md
-        if md.ndims and not plain_f32(md):
-            scratch += md_nelems(md, False) * sizeof(float) + 64
+    cdef md_t *mds[4]
+    cdef dnnl_format_tag_t tags[4]
+    mds[0], tags[0] = src, data_tag(nd, src_cl)
+    mds[1], tags[1] = dst, data_tag(nd, dst_cl)
+    mds[2], tags[2] = wei, weights_tag(wei.ndims, grouped, src_cl)
+    mds[3], tags[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a
+    for o in range(4):
+        if staged(mds[o], tags[o]):
+            scratch += md_nelems(mds[o], False) * sizeof(float) + 64
+    pd.params[2] = src_cl
+    pd.params[3] = dst_cl
     if gemm:
-        shape_of(pd, &s)
         pd.params[0] = omp_get_max_threads()
         pd.params[1] = <int64_t>scratch
         scratch += conv_gemm_work(&s, direction(pd), <int>pd.params[0]) * sizeof(float) + 64
     pd.scratchpad_size = scratch
     return dnnl_success
+
+
+cdef inline int direction(const dnnl_primitive_desc *pd) noexcept nogil:
+    if is_fwd(pd):
+        return CONV_FWD
+    return CONV_BWD_DATA if pd.desc.prop_kind == dnnl_backward_data else CONV_BWD_WEIGHTS
 
 
 cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
@@ -154,30 +239,31 @@ cdef dnnl_status_t gemm_init(dnnl_primitive_desc *pd) noexcept nogil:
     return plain_init(pd, True)
 
 
-cdef float *plain_input(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
-                        char **scratch, dnnl_status_t *st) noexcept nogil:
-    """The argument as plain f32: its own buffer, or a converted copy."""
+cdef float *input_as(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+                     dnnl_format_tag_t tag, char **scratch, dnnl_status_t *st) noexcept nogil:
+    """The argument as f32 in `tag`: its own buffer, or a converted copy."""
     cdef const md_t *md = pd_md(pd, arg)
-    cdef md_t plain
+    cdef md_t target
     cdef float *out
     if md.ndims == 0:
         return NULL
-    if plain_f32(md):
+    if not staged(md, tag):
         return <float *>ctx_data(ctx, arg)
     out = <float *>scratch[0]
     scratch[0] += md_nelems(md, False) * sizeof(float) + 64
-    md_plain(&plain, md, dnnl_f32)
-    st[0] = reorder_md(ctx_data(ctx, arg), md, <char *>out, &plain)
+    md_init_by_tag(&target, md.ndims, md.dims, dnnl_f32, tag)
+    if st[0] == dnnl_success:
+        st[0] = reorder_md(ctx_data(ctx, arg), md, <char *>out, &target)
     return out
 
 
-cdef float *plain_output(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
-                         char **scratch) noexcept nogil:
+cdef float *output_as(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+                      dnnl_format_tag_t tag, char **scratch) noexcept nogil:
     cdef const md_t *md = pd_md(pd, arg)
     cdef float *out
     if md.ndims == 0:
         return NULL
-    if plain_f32(md):
+    if not staged(md, tag):
         return <float *>ctx_data(ctx, arg)
     out = <float *>scratch[0]
     scratch[0] += md_nelems(md, False) * sizeof(float) + 64
@@ -185,13 +271,13 @@ cdef float *plain_output(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, i
 
 
 cdef dnnl_status_t store_output(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
-                                const float *data) noexcept nogil:
+                                dnnl_format_tag_t tag, const float *data) noexcept nogil:
     cdef const md_t *md = pd_md(pd, arg)
-    cdef md_t plain
-    if md.ndims == 0 or plain_f32(md):
+    cdef md_t source
+    if not staged(md, tag):
         return dnnl_success
-    md_plain(&plain, md, dnnl_f32)
-    return reorder_md(<const char *>data, &plain, ctx_data(ctx, arg), md)
+    md_init_by_tag(&source, md.ndims, md.dims, dnnl_f32, tag)
+    return reorder_md(<const char *>data, &source, ctx_data(ctx, arg), md)
 
 
 cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx,
@@ -200,12 +286,20 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     cdef conv_args_t a = roles(pd)
     cdef char *scratch = ctx.scratchpad
     cdef dnnl_status_t st = dnnl_success
+    cdef conv_layout_t lay
     cdef float *src
     cdef float *wei
     cdef float *bias
     cdef float *dst
     cdef float *work = NULL
     cdef int nthr = <int>pd.params[0]
+    cdef int nd = pd_md(pd, a.src).ndims
+    cdef int wnd = pd_md(pd, a.wei).ndims
+    lay.src_cl = pd.params[2] != 0
+    lay.dst_cl = pd.params[3] != 0
+    cdef dnnl_format_tag_t stag = data_tag(nd, lay.src_cl)
+    cdef dnnl_format_tag_t dtag = data_tag(nd, lay.dst_cl)
+    cdef dnnl_format_tag_t wtag = weights_tag(wnd, wnd == nd + 1, lay.src_cl)
     shape_of(pd, &s)
     if s.mb * s.g * s.icg * s.ocg * s.id * s.ih * s.iw == 0:
         return dnnl_success
@@ -214,39 +308,39 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
         if omp_get_max_threads() < nthr:
             nthr = omp_get_max_threads()
     if is_fwd(pd):
-        src = plain_input(pd, ctx, a.src, &scratch, &st)
-        wei = plain_input(pd, ctx, a.wei, &scratch, &st)
-        bias = plain_input(pd, ctx, a.bias, &scratch, &st)
-        dst = plain_output(pd, ctx, a.dst, &scratch)
+        src = input_as(pd, ctx, a.src, stag, &scratch, &st)
+        wei = input_as(pd, ctx, a.wei, wtag, &scratch, &st)
+        bias = input_as(pd, ctx, a.bias, dnnl_a, &scratch, &st)
+        dst = output_as(pd, ctx, a.dst, dtag, &scratch)
         if st == dnnl_success:
             if gemm:
-                conv_fwd_gemm(&s, src, wei, bias, dst, work, nthr)
+                conv_fwd_gemm(&s, lay, src, wei, bias, dst, work, nthr)
             else:
                 conv_fwd_ref(&s, src, wei, bias, dst)
-            st = store_output(pd, ctx, a.dst, dst)
+            st = store_output(pd, ctx, a.dst, dtag, dst)
     elif pd.desc.prop_kind == dnnl_backward_data:
-        wei = plain_input(pd, ctx, a.wei, &scratch, &st)
-        dst = plain_input(pd, ctx, a.dst, &scratch, &st)
-        src = plain_output(pd, ctx, a.src, &scratch)
+        wei = input_as(pd, ctx, a.wei, wtag, &scratch, &st)
+        dst = input_as(pd, ctx, a.dst, dtag, &scratch, &st)
+        src = output_as(pd, ctx, a.src, stag, &scratch)
         if st == dnnl_success:
             if gemm:
-                conv_bwd_data_gemm(&s, src, wei, dst, work, nthr)
+                conv_bwd_data_gemm(&s, lay, src, wei, dst, work, nthr)
             else:
                 conv_bwd_data_ref(&s, src, wei, dst)
-            st = store_output(pd, ctx, a.src, src)
+            st = store_output(pd, ctx, a.src, stag, src)
     else:
-        src = plain_input(pd, ctx, a.src, &scratch, &st)
-        dst = plain_input(pd, ctx, a.dst, &scratch, &st)
-        wei = plain_output(pd, ctx, a.wei, &scratch)
-        bias = plain_output(pd, ctx, a.bias, &scratch)
+        src = input_as(pd, ctx, a.src, stag, &scratch, &st)
+        dst = input_as(pd, ctx, a.dst, dtag, &scratch, &st)
+        wei = output_as(pd, ctx, a.wei, wtag, &scratch)
+        bias = output_as(pd, ctx, a.bias, dnnl_a, &scratch)
         if st == dnnl_success:
             if gemm:
-                conv_bwd_weights_gemm(&s, src, wei, bias, dst, work, nthr)
+                conv_bwd_weights_gemm(&s, lay, src, wei, bias, dst, work, nthr)
             else:
                 conv_bwd_weights_ref(&s, src, wei, bias, dst)
-            st = store_output(pd, ctx, a.wei, wei)
-            if st == dnnl_success:
-                st = store_output(pd, ctx, a.bias, bias)
+            st = store_output(pd, ctx, a.wei, wtag, wei)
+            if st == dnnl_success and a.bias >= 0 and pd_md(pd, a.bias).ndims:
+                st = store_output(pd, ctx, a.bias, dnnl_a, bias)
     return st
 
 

@@ -198,6 +198,10 @@ def test_asymmetric_padding_right_only(eng, strm):
 
 
 @pytest.mark.parametrize("layouts", [
+    {"src": tag.nchw, "dst": tag.nchw, "wei": tag.oihw},      # channels-first both sides
+    {"src": tag.nhwc, "dst": tag.nchw, "wei": tag.ohwi},      # channels-last in, first out
+    {"src": tag.nchw, "dst": tag.nhwc, "wei": tag.oihw},      # the other way round
+    {"src": tag.nhwc, "dst": tag.nhwc, "wei": tag.oihw},      # weights staged to ohwi
     {"src": tag.nhwc, "dst": tag.nhwc, "wei": tag.hwio},
     {"src": tag.nChw8c, "dst": tag.nChw16c, "wei": tag.OIhw8i8o},
     {"src": tag.chwn, "dst": tag.nChw8c, "wei": tag.Ohwi8o},

@@ -22,18 +22,27 @@ cdef void conv_bwd_data_ref(const conv_shape_t *s, float *diff_src, const float 
 cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *diff_wei,
                                float *diff_bias, const float *diff_dst) noexcept nogil
 
-# The same three on GEMM (im2col / col2im around sgemm). work: floats of
-# scratch, conv_gemm_work(s, direction, nthr) of them; nthr threads at most.
+# The same three on GEMM (im2col / col2im around sgemm), on plain f32 in
+# either orientation: src_cl / dst_cl say whether src (diff_src) and dst
+# (diff_dst) are channels-last (n, d, h, w, c) rather than channels-first.
+# Weights are (g, ocg, K) with K ordered (kd, kh, kw, ic) when src_cl, else
+# (ic, kd, kh, kw). work: conv_gemm_work(s, direction, nthr) floats.
 cdef enum:
     CONV_FWD = 0
     CONV_BWD_DATA = 1
     CONV_BWD_WEIGHTS = 2
 
+cdef struct conv_layout_t:
+    bint src_cl
+    bint dst_cl
+
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil
-cdef void conv_fwd_gemm(const conv_shape_t *s, const float *src, const float *wei,
-                        const float *bias, float *dst, float *work, int nthr) noexcept nogil
-cdef void conv_bwd_data_gemm(const conv_shape_t *s, float *diff_src, const float *wei,
-                             const float *diff_dst, float *work, int nthr) noexcept nogil
-cdef void conv_bwd_weights_gemm(const conv_shape_t *s, const float *src, float *diff_wei,
-                                float *diff_bias, const float *diff_dst, float *work,
-                                int nthr) noexcept nogil
+cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const float *src,
+                        const float *wei, const float *bias, float *dst, float *work,
+                        int nthr) noexcept nogil
+cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
+                             const float *wei, const float *diff_dst, float *work,
+                             int nthr) noexcept nogil
+cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const float *src,
+                                float *diff_wei, float *diff_bias, const float *diff_dst,
+                                float *work, int nthr) noexcept nogil

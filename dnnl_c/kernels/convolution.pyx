@@ -156,6 +156,13 @@ cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *d
 
 
 # ------------------------------------------------------------ GEMM-based
+# Per image and group, the patch matrix A holds the input under each kernel
+# tap: K x P (channels-first src, "col") or P x K (channels-last src, "colT"),
+# K = icg*kd*kh*kw taps, P output pixels. Then
+#   forward          Y = W . A            (dst as OC x P, or P x OC)
+#   backward data    dA = W^T . dY, scattered back into diff_src
+#   backward weights dW (+)= dY . A^T,     db (+)= sums of dY
+# with sgemm's transposes absorbing every orientation.
 
 cdef inline int64_t col_rows(const conv_shape_t *s) noexcept nogil:
     return s.icg * s.kd * s.kh * s.kw
@@ -165,23 +172,28 @@ cdef inline int64_t out_spatial(const conv_shape_t *s) noexcept nogil:
     return s.od * s.oh * s.ow
 
 
+cdef inline int64_t in_spatial(const conv_shape_t *s) noexcept nogil:
+    return s.id * s.ih * s.iw
+
+
 cdef inline bint no_col(const conv_shape_t *s) noexcept nogil:
     """A 1x1 convolution without stride or padding reads src as its own
-    column matrix."""
+    patch matrix."""
     return (s.kd == 1 and s.kh == 1 and s.kw == 1 and s.sd == 1 and s.sh == 1 and s.sw == 1
             and s.pd == 0 and s.ph == 0 and s.pw == 0)
 
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:
-    cdef size_t per_thread = 0 if no_col(s) else col_rows(s) * out_spatial(s)
+    cdef size_t per_thread = col_rows(s) * out_spatial(s)
     if direction == CONV_BWD_WEIGHTS:
         per_thread += s.g * s.ocg * (col_rows(s) + 1)
     return per_thread * nthr
 
 
 cdef void im2col(const conv_shape_t *s, const float *src, float *col) noexcept nogil:
-    """col[(ic, kd, kh, kw), (od, oh, ow)] = src[ic, id, ih, iw] (0 outside)."""
-    cdef int64_t in_sp = s.id * s.ih * s.iw, osp = out_spatial(s)
+    """Channels-first: col[(ic, kd, kh, kw), (od, oh, ow)] = src[ic, id, ih, iw]
+    (0 outside); src points at this group's first channel."""
+    cdef int64_t in_sp = in_spatial(s), osp = out_spatial(s)
     cdef int64_t ic, kd, kh, kw, od, oh, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d, ow
     cdef int64_t idd, ihh, iw0
     cdef float *row
@@ -220,8 +232,8 @@ cdef void im2col(const conv_shape_t *s, const float *src, float *col) noexcept n
 
 
 cdef void col2im(const conv_shape_t *s, const float *col, float *src) noexcept nogil:
-    """src[ic, id, ih, iw] += col[(ic, kd, kh, kw), (od, oh, ow)]; src zeroed first."""
-    cdef int64_t in_sp = s.id * s.ih * s.iw, osp = out_spatial(s)
+    """Channels-first: src[ic, id, ih, iw] = sum of its col entries."""
+    cdef int64_t in_sp = in_spatial(s), osp = out_spatial(s)
     cdef int64_t ic, kd, kh, kw, od, oh, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d, ow
     cdef int64_t idd, ihh
     cdef const float *row
@@ -248,107 +260,233 @@ cdef void col2im(const conv_shape_t *s, const float *col, float *src) noexcept n
                                 srow[ow * s.sw] += row[(od * s.oh + oh) * s.ow + ow]
 
 
-cdef inline void fwd_one(const conv_shape_t *s, int64_t n, int64_t g, const float *src,
-                         const float *wei, const float *bias, float *dst, float *col,
-                         bint parallel_gemm) noexcept nogil:
-    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc, p
-    cdef const float *x = src + (n * s.g + g) * s.icg * s.id * s.ih * s.iw
-    cdef float *y = dst + (n * s.g + g) * s.ocg * osp
-    cdef const float *b = x
-    cdef float bv
-    if not no_col(s):
-        im2col(s, x, col)
-        b = col
-    if parallel_gemm:
-        sgemm_parallel(b'N', b'N', s.ocg, osp, k, 1.0, wei + g * s.ocg * k, k, b, osp, 0.0, y, osp)
+cdef inline int64_t tap_pixel(const conv_shape_t *s, int64_t od, int64_t oh, int64_t ow,
+                              int64_t kd, int64_t kh, int64_t kw) noexcept nogil:
+    """The input pixel under a tap, or -1 in the padding."""
+    cdef int64_t idd = od * s.sd + kd * (s.dd + 1) - s.pd
+    cdef int64_t ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
+    cdef int64_t iww = ow * s.sw + kw * (s.dw + 1) - s.pw
+    if idd < 0 or idd >= s.id or ihh < 0 or ihh >= s.ih or iww < 0 or iww >= s.iw:
+        return -1
+    return (idd * s.ih + ihh) * s.iw + iww
+
+
+cdef void im2col_cl(const conv_shape_t *s, const float *src, int64_t ic_stride,
+                    float *colt) noexcept nogil:
+    """Channels-last: colT[(od, oh, ow), (kd, kh, kw, ic)] = src[id, ih, iw, ic]
+    (0 outside); src points at this group's first channel, pixels
+    ic_stride apart."""
+    cdef int64_t k = col_rows(s), od, oh, ow, kd, kh, kw, pix
+    cdef float *out = colt
+    for od in range(s.od):
+        for oh in range(s.oh):
+            for ow in range(s.ow):
+                for kd in range(s.kd):
+                    for kh in range(s.kh):
+                        for kw in range(s.kw):
+                            pix = tap_pixel(s, od, oh, ow, kd, kh, kw)
+                            if pix < 0:
+                                memset(out, 0, s.icg * sizeof(float))
+                            else:
+                                memcpy(out, src + pix * ic_stride, s.icg * sizeof(float))
+                            out += s.icg
+
+
+cdef void col2im_cl(const conv_shape_t *s, const float *colt, float *src,
+                    int64_t ic_stride) noexcept nogil:
+    """Channels-last: src[id, ih, iw, ic] = sum of its colT entries (this
+    group's channels only)."""
+    cdef int64_t pix, od, oh, ow, kd, kh, kw, ic
+    cdef const float *row = colt
+    cdef float *dst
+    for pix in range(in_spatial(s)):
+        memset(src + pix * ic_stride, 0, s.icg * sizeof(float))
+    for od in range(s.od):
+        for oh in range(s.oh):
+            for ow in range(s.ow):
+                for kd in range(s.kd):
+                    for kh in range(s.kh):
+                        for kw in range(s.kw):
+                            pix = tap_pixel(s, od, oh, ow, kd, kh, kw)
+                            if pix >= 0:
+                                dst = src + pix * ic_stride
+                                for ic in range(s.icg):
+                                    dst[ic] += row[ic]
+                            row += s.icg
+
+
+cdef struct patches_t:
+    # the patch matrix A of one image and group, as op(A) = P x K
+    const float *a
+    int64_t lda
+    char trans
+
+
+cdef inline patches_t patches(const conv_shape_t *s, conv_layout_t lay, const float *x,
+                              float *col) noexcept nogil:
+    """Builds A for the image's group whose first input channel is at x."""
+    cdef patches_t p
+    cdef int64_t ic_all = s.g * s.icg
+    if lay.src_cl:
+        p.trans = b'N'
+        if no_col(s):
+            p.a, p.lda = x, ic_all
+        else:
+            im2col_cl(s, x, ic_all, col)
+            p.a, p.lda = col, col_rows(s)
     else:
-        sgemm(b'N', b'N', s.ocg, osp, k, 1.0, wei + g * s.ocg * k, k, b, osp, 0.0, y, osp)
-    if bias != NULL:
-        for oc in range(s.ocg):
-            bv = bias[g * s.ocg + oc]
+        p.trans = b'T'
+        if no_col(s):
+            p.a, p.lda = x, out_spatial(s)
+        else:
+            im2col(s, x, col)
+            p.a, p.lda = col, out_spatial(s)
+    return p
+
+
+cdef inline void gemm(bint parallel, char ta, char tb, int64_t m, int64_t n, int64_t k,
+                      const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
+                      float *c, int64_t ldc) noexcept nogil:
+    if parallel:
+        sgemm_parallel(ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc)
+    else:
+        sgemm(ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc)
+
+
+cdef inline const float *src_group(const conv_shape_t *s, conv_layout_t lay, const float *src,
+                                   int64_t n, int64_t g) noexcept nogil:
+    return src + n * s.g * s.icg * in_spatial(s) + (g * s.icg if lay.src_cl
+                                                     else g * s.icg * in_spatial(s))
+
+
+cdef inline int64_t dst_group(const conv_shape_t *s, conv_layout_t lay, int64_t n,
+                              int64_t g) noexcept nogil:
+    return n * s.g * s.ocg * out_spatial(s) + (g * s.ocg if lay.dst_cl
+                                               else g * s.ocg * out_spatial(s))
+
+
+cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
+                         const float *src, const float *wei, const float *bias, float *dst,
+                         float *col, bint parallel) noexcept nogil:
+    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
+    cdef patches_t a = patches(s, lay, src_group(s, lay, src, n, g), col)
+    cdef const float *w = wei + g * s.ocg * k
+    cdef float *y = dst + dst_group(s, lay, n, g)
+    cdef const float *b
+    if lay.dst_cl:      # Y (P x OCg, ld OC) = A . W^T
+        gemm(parallel, a.trans, b'T', osp, s.ocg, k, a.a, a.lda, w, k, 0.0, y, oc_all)
+        if bias != NULL:
+            b = bias + g * s.ocg
             for p in range(osp):
-                y[oc * osp + p] += bv
+                for oc in range(s.ocg):
+                    y[p * oc_all + oc] += b[oc]
+    else:               # Y (OCg x P) = W . A^T
+        gemm(parallel, b'N', b'N' if a.trans == b'T' else b'T', s.ocg, osp, k, w, k, a.a, a.lda,
+             0.0, y, osp)
+        if bias != NULL:
+            for oc in range(s.ocg):
+                for p in range(osp):
+                    y[oc * osp + p] += bias[g * s.ocg + oc]
 
 
-cdef void conv_fwd_gemm(const conv_shape_t *s, const float *src, const float *wei,
-                        const float *bias, float *dst, float *work, int nthr) noexcept nogil:
+cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const float *src,
+                        const float *wei, const float *bias, float *dst, float *work,
+                        int nthr) noexcept nogil:
     cdef int64_t jobs = s.mb * s.g, job
     cdef size_t per = conv_gemm_work(s, CONV_FWD, 1)
     if jobs >= nthr:
         for job in prange(jobs, schedule='static', num_threads=nthr):
-            fwd_one(s, job // s.g, job % s.g, src, wei, bias, dst, work + threadid() * per, False)
+            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias, dst, work + threadid() * per,
+                    False)
     else:
         for job in range(jobs):
-            fwd_one(s, job // s.g, job % s.g, src, wei, bias, dst, work, True)
+            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias, dst, work, True)
 
 
-cdef inline void bwd_data_one(const conv_shape_t *s, int64_t n, int64_t g, float *diff_src,
-                              const float *wei, const float *diff_dst, float *col,
-                              bint parallel_gemm) noexcept nogil:
-    cdef int64_t k = col_rows(s), osp = out_spatial(s)
-    cdef float *x = diff_src + (n * s.g + g) * s.icg * s.id * s.ih * s.iw
-    cdef const float *y = diff_dst + (n * s.g + g) * s.ocg * osp
-    cdef float *c = x if no_col(s) else col
-    if parallel_gemm:
-        sgemm_parallel(b'T', b'N', k, osp, s.ocg, 1.0, wei + g * s.ocg * k, k, y, osp, 0.0, c, osp)
-    else:
-        sgemm(b'T', b'N', k, osp, s.ocg, 1.0, wei + g * s.ocg * k, k, y, osp, 0.0, c, osp)
-    if not no_col(s):
-        col2im(s, col, x)
+cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
+                              float *diff_src, const float *wei, const float *diff_dst,
+                              float *col, bint parallel) noexcept nogil:
+    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg
+    cdef int64_t ic_all = s.g * s.icg
+    cdef const float *w = wei + g * s.ocg * k
+    cdef const float *dy = diff_dst + dst_group(s, lay, n, g)
+    cdef float *x = <float *>src_group(s, lay, diff_src, n, g)
+    # op(dY) as P x OCg
+    cdef char tdy = b'N' if lay.dst_cl else b'T'
+    cdef int64_t lddy = oc_all if lay.dst_cl else osp
+    if lay.src_cl:      # dA (P x K) = dY . W
+        if no_col(s):
+            gemm(parallel, tdy, b'N', osp, k, s.ocg, dy, lddy, w, k, 0.0, x, ic_all)
+        else:
+            gemm(parallel, tdy, b'N', osp, k, s.ocg, dy, lddy, w, k, 0.0, col, k)
+            col2im_cl(s, col, x, ic_all)
+    else:               # dA (K x P) = W^T . dY^T
+        if no_col(s):
+            gemm(parallel, b'T', b'T' if lay.dst_cl else b'N', k, osp, s.ocg, w, k, dy, lddy,
+                 0.0, x, osp)
+        else:
+            gemm(parallel, b'T', b'T' if lay.dst_cl else b'N', k, osp, s.ocg, w, k, dy, lddy,
+                 0.0, col, osp)
+            col2im(s, col, x)
 
 
-cdef void conv_bwd_data_gemm(const conv_shape_t *s, float *diff_src, const float *wei,
-                             const float *diff_dst, float *work, int nthr) noexcept nogil:
+cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
+                             const float *wei, const float *diff_dst, float *work,
+                             int nthr) noexcept nogil:
     cdef int64_t jobs = s.mb * s.g, job
     cdef size_t per = conv_gemm_work(s, CONV_BWD_DATA, 1)
     if jobs >= nthr:
         for job in prange(jobs, schedule='static', num_threads=nthr):
-            bwd_data_one(s, job // s.g, job % s.g, diff_src, wei, diff_dst,
+            bwd_data_one(s, lay, job // s.g, job % s.g, diff_src, wei, diff_dst,
                          work + threadid() * per, False)
     else:
         for job in range(jobs):
-            bwd_data_one(s, job // s.g, job % s.g, diff_src, wei, diff_dst, work, True)
+            bwd_data_one(s, lay, job // s.g, job % s.g, diff_src, wei, diff_dst, work, True)
 
 
-cdef inline void bwd_weights_one(const conv_shape_t *s, int64_t n, int64_t g, const float *src,
-                                 float *acc_w, float *acc_b, const float *diff_dst, float *col,
-                                 bint first, bint parallel_gemm) noexcept nogil:
-    """acc_w[g] (+)= dY . col^T and acc_b[g] (+)= row sums of dY for image n."""
-    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc, p
-    cdef const float *x = src + (n * s.g + g) * s.icg * s.id * s.ih * s.iw
-    cdef const float *y = diff_dst + (n * s.g + g) * s.ocg * osp
-    cdef const float *b = x
+cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
+                                 const float *src, float *acc_w, float *acc_b,
+                                 const float *diff_dst, float *col, bint first,
+                                 bint parallel) noexcept nogil:
+    """acc_w[g] (+)= dY^T . A and acc_b[g] (+)= sums of dY, for image n."""
+    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
+    cdef patches_t a = patches(s, lay, src_group(s, lay, src, n, g), col)
+    cdef const float *dy = diff_dst + dst_group(s, lay, n, g)
+    cdef float *b = acc_b + g * s.ocg
     cdef float sum
-    if not no_col(s):
-        im2col(s, x, col)
-        b = col
-    if parallel_gemm:
-        sgemm_parallel(b'N', b'T', s.ocg, k, osp, 1.0, y, osp, b, osp, 0.0 if first else 1.0,
-                       acc_w + g * s.ocg * k, k)
-    else:
-        sgemm(b'N', b'T', s.ocg, k, osp, 1.0, y, osp, b, osp, 0.0 if first else 1.0,
-              acc_w + g * s.ocg * k, k)
-    for oc in range(s.ocg):
-        sum = 0
+    # op(dY^T) as OCg x P; op(A) as P x K
+    gemm(parallel, b'T' if lay.dst_cl else b'N', a.trans, s.ocg, k, osp, dy,
+         oc_all if lay.dst_cl else osp, a.a, a.lda, 0.0 if first else 1.0,
+         acc_w + g * s.ocg * k, k)
+    if first:
+        for oc in range(s.ocg):
+            b[oc] = 0
+    if lay.dst_cl:
         for p in range(osp):
-            sum = sum + y[oc * osp + p]
-        acc_b[g * s.ocg + oc] = sum if first else acc_b[g * s.ocg + oc] + sum
+            for oc in range(s.ocg):
+                b[oc] += dy[p * oc_all + oc]
+    else:
+        for oc in range(s.ocg):
+            sum = 0
+            for p in range(osp):
+                sum = sum + dy[oc * osp + p]
+            b[oc] += sum
 
 
-cdef void conv_bwd_weights_gemm(const conv_shape_t *s, const float *src, float *diff_wei,
-                                float *diff_bias, const float *diff_dst, float *work,
-                                int nthr) noexcept nogil:
+cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const float *src,
+                                float *diff_wei, float *diff_bias, const float *diff_dst,
+                                float *work, int nthr) noexcept nogil:
     cdef int64_t k = col_rows(s), nw = s.g * s.ocg * k, nb = s.g * s.ocg
     cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
-    cdef size_t col_size = 0 if no_col(s) else k * out_spatial(s)
+    cdef size_t col_size = k * out_spatial(s)
     cdef int64_t t, n, g, i, n0, n1, chunk
     cdef float *acc
     if s.mb < 2 or nthr < 2:
         # one accumulator, parallel GEMMs
         for n in range(s.mb):
             for g in range(s.g):
-                bwd_weights_one(s, n, g, src, diff_wei, work + col_size + nw, diff_dst, work,
-                                n == 0, True)
+                bwd_weights_one(s, lay, n, g, src, diff_wei, work + col_size + nw, diff_dst,
+                                work, n == 0, True)
         if diff_bias != NULL:
             memcpy(diff_bias, work + col_size + nw, nb * sizeof(float))
         return
@@ -362,8 +500,8 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, const float *src, float *
         n1 = n0 + chunk if n0 + chunk < s.mb else s.mb
         for n in range(n0, n1):
             for g in range(s.g):
-                bwd_weights_one(s, n, g, src, acc + col_size, acc + col_size + nw, diff_dst,
-                                acc, n == n0, False)
+                bwd_weights_one(s, lay, n, g, src, acc + col_size, acc + col_size + nw,
+                                diff_dst, acc, n == n0, False)
     for i in prange(nw, schedule='static', num_threads=nthr):
         diff_wei[i] = sum_threads(work + col_size + i, per, nthr, chunk, s.mb)
     if diff_bias != NULL:
