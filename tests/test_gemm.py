@@ -57,4 +57,93 @@ def test_k_zero_scales_c(kernels):
 
 def test_tile(kernels):
     mr, nr = kernels.tile()
-    assert mr == 6 and nr in (16, 32)
+    assert (mr, nr) in ((6, 16), (12, 32))
+
+
+# -- operands other than f32 matrices: a convolution's patch matrix read from
+# its source (implicit im2col), and bf16 matrices
+
+def patch_matrix(x, g, cl):
+    """P[pixel, tap] of x (icg, id, ih, iw), taps (kd, kh, kw, ic) when cl,
+    else (ic, kd, kh, kw); built from the definition."""
+    icg = x.shape[0]
+    rows = []
+    for od in range(g["od"]):
+        for oh in range(g["oh"]):
+            for ow in range(g["ow"]):
+                row = np.zeros((icg, g["kd"], g["kh"], g["kw"]), np.float64)
+                for kd in range(g["kd"]):
+                    for kh in range(g["kh"]):
+                        for kw in range(g["kw"]):
+                            z = od * g["sd"] + kd * (g["dd"] + 1) - g["pd"]
+                            y = oh * g["sh"] + kh * (g["dh"] + 1) - g["ph"]
+                            w = ow * g["sw"] + kw * (g["dw"] + 1) - g["pw"]
+                            if 0 <= z < g["id"] and 0 <= y < g["ih"] and 0 <= w < g["iw"]:
+                                row[:, kd, kh, kw] = x[:, z, y, w]
+                rows.append(row.transpose(1, 2, 3, 0).reshape(-1) if cl else row.reshape(-1))
+    return np.array(rows)
+
+
+GEOMS = [
+    # icg, (id, ih, iw), (kd, kh, kw), (sd, sh, sw), (dd, dh, dw), (pd, ph, pw)
+    (3, (1, 11, 13), (1, 3, 5), (1, 2, 1), (0, 0, 1), (0, 1, 2)),
+    (5, (3, 4, 6), (2, 2, 3), (1, 1, 2), (1, 0, 0), (1, 0, 1)),
+    (17, (1, 9, 8), (1, 1, 1), (1, 1, 1), (0, 0, 0), (0, 0, 0)),
+    (2, (1, 1, 40), (1, 1, 7), (1, 1, 3), (0, 0, 2), (0, 0, 3)),
+]
+
+
+def geometry(icg, ins, ks, ss, ds, ps):
+    g = dict(icg=icg, kd=ks[0], kh=ks[1], kw=ks[2], sd=ss[0], sh=ss[1], sw=ss[2],
+             dd=ds[0], dh=ds[1], dw=ds[2], pd=ps[0], ph=ps[1], pw=ps[2],
+             id=ins[0], ih=ins[1], iw=ins[2])
+    for o, i, k, s, d, p in zip(("od", "oh", "ow"), ins, ks, ss, ds, ps):
+        g[o] = (i + 2 * p - ((k - 1) * (d + 1) + 1)) // s + 1
+    return g
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+@pytest.mark.parametrize("dt", ["f32", "bf16"])
+@pytest.mark.parametrize("cl", [False, True])
+@pytest.mark.parametrize("case", range(len(GEOMS)))
+@pytest.mark.parametrize("use", ["P.X", "X.PT", "XT.P", "PT.X"])
+def test_patches_operand(kernels, case, cl, dt, threaded, use):
+    from helpers import bf16_bits, bf16_to_f32
+    g = geometry(*GEOMS[case])
+    rng = np.random.default_rng(case)
+    icg, extra = g["icg"], 2           # the group starts 2 channels in
+    ic_all = icg + extra
+    ins = (g["id"], g["ih"], g["iw"])
+    x_all = rng.standard_normal((ic_all,) + ins).astype(np.float32)
+    if dt == "bf16":
+        x_all = bf16_to_f32(bf16_bits(x_all))
+    in_sp = int(np.prod(ins))
+    if cl:      # (d, h, w, c)
+        buf = np.ascontiguousarray(x_all.transpose(1, 2, 3, 0)).reshape(-1)
+        g.update(c_stride=1, pix_stride=ic_all, cl=True)
+        view = buf[extra:]
+    else:
+        buf = x_all.reshape(-1)
+        g.update(c_stride=in_sp, pix_stride=1, cl=False)
+        view = buf[extra * in_sp:]
+    if dt == "bf16":
+        view = bf16_bits(view)
+    P = patch_matrix(x_all[extra:], g, cl)
+    pix, taps = P.shape
+    other = 37
+    X = rng.standard_normal((taps if use in ("P.X", "X.PT") else pix, other)).astype(np.float32)
+    if dt == "bf16":
+        X = bf16_to_f32(bf16_bits(X))
+    # (P's trans, P's side, X's trans, the product, (m, n, k))
+    trans, side, xt, want, mnk = {
+        "P.X": ("N", "left", "N", lambda: P @ X, (pix, other, taps)),
+        "X.PT": ("T", "right", "T", lambda: X.T @ P.T, (other, pix, taps)),
+        "XT.P": ("N", "right", "T", lambda: X.T @ P, (other, taps, pix)),
+        "PT.X": ("T", "left", "N", lambda: P.T @ X, (taps, other, pix)),
+    }[use]
+    want = want()
+    Xarg = bf16_bits(X) if dt == "bf16" else X.reshape(-1)
+    c = np.full((mnk[0], mnk[1] + 3), 7.0, np.float32)
+    kernels.gemm_patches(view, g, trans, side, Xarg.reshape(-1), xt, other, *mnk, c, threaded)
+    np.testing.assert_allclose(c[:, :mnk[1]], want, rtol=1e-4, atol=1e-4 * np.sqrt(mnk[2]))
+    assert np.all(c[:, mnk[1]:] == 7.0)

@@ -22,7 +22,8 @@ cdef void conv_bwd_data_ref(const conv_shape_t *s, float *diff_src, const float 
 cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *diff_wei,
                                float *diff_bias, const float *diff_dst) noexcept nogil
 
-# The same three on GEMM (im2col / col2im around sgemm), on plain f32 in
+# The same three on GEMM (patches read in place by the GEMM's packing, or
+# col2im after it for backward data), on plain f32 in
 # either orientation: src_cl / dst_cl say whether src (diff_src) and dst
 # (diff_dst) are channels-last (n, d, h, w, c) rather than channels-first.
 # Weights are (g, ocg, K) with K ordered (kd, kh, kw, ic) when src_cl, else

@@ -6,7 +6,9 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t
 from libc.string cimport memset, memcpy
 
-from dnnl_c.kernels.gemm cimport sgemm, sgemm_parallel
+from dnnl_c.dnnl_types cimport dnnl_f32
+from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
+                                  patches_operand)
 
 
 cdef inline int64_t div_up(int64_t a, int64_t b) noexcept nogil:
@@ -156,13 +158,13 @@ cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *d
 
 
 # ------------------------------------------------------------ GEMM-based
-# Per image and group, the patch matrix A holds the input under each kernel
-# tap: K x P (channels-first src, "col") or P x K (channels-last src, "colT"),
-# K = icg*kd*kh*kw taps, P output pixels. Then
-#   forward          Y = W . A            (dst as OC x P, or P x OC)
-#   backward data    dA = W^T . dY, scattered back into diff_src
-#   backward weights dW (+)= dY . A^T,     db (+)= sums of dY
-# with sgemm's transposes absorbing every orientation.
+# Per image and group, the patch matrix A (P x K) holds the input under each
+# kernel tap: P output pixels, K = icg*kd*kh*kw taps. The GEMM reads it
+# straight from src while packing (no im2col buffer). Then
+#   forward          Y = A . W^T          (dst as P x OC, or OC x P)
+#   backward data    dA = dY . W, scattered back into diff_src (col2im)
+#   backward weights dW (+)= dY^T . A,     db (+)= sums of dY
+# with the GEMM's transposes absorbing every orientation.
 
 cdef inline int64_t col_rows(const conv_shape_t *s) noexcept nogil:
     return s.icg * s.kd * s.kh * s.kw
@@ -184,51 +186,13 @@ cdef inline bint no_col(const conv_shape_t *s) noexcept nogil:
 
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:
-    cdef size_t per_thread = col_rows(s) * out_spatial(s)
-    if direction == CONV_BWD_WEIGHTS:
-        per_thread += s.g * s.ocg * (col_rows(s) + 1)
-    return per_thread * nthr
-
-
-cdef void im2col(const conv_shape_t *s, const float *src, float *col) noexcept nogil:
-    """Channels-first: col[(ic, kd, kh, kw), (od, oh, ow)] = src[ic, id, ih, iw]
-    (0 outside); src points at this group's first channel."""
-    cdef int64_t in_sp = in_spatial(s), osp = out_spatial(s)
-    cdef int64_t ic, kd, kh, kw, od, oh, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d, ow
-    cdef int64_t idd, ihh, iw0
-    cdef float *row
-    cdef float *out
-    cdef const float *srow
-    for ic in range(s.icg):
-        for kd in range(s.kd):
-            lo_d = range_lo(kd, s.dd, s.pd, s.sd)
-            hi_d = range_hi(kd, s.dd, s.pd, s.sd, s.id, s.od)
-            for kh in range(s.kh):
-                lo_h = range_lo(kh, s.dh, s.ph, s.sh)
-                hi_h = range_hi(kh, s.dh, s.ph, s.sh, s.ih, s.oh)
-                for kw in range(s.kw):
-                    lo_w = range_lo(kw, s.dw, s.pw, s.sw)
-                    hi_w = range_hi(kw, s.dw, s.pw, s.sw, s.iw, s.ow)
-                    row = col + (((ic * s.kd + kd) * s.kh + kh) * s.kw + kw) * osp
-                    iw0 = kw * (s.dw + 1) - s.pw
-                    for od in range(s.od):
-                        for oh in range(s.oh):
-                            out = row + (od * s.oh + oh) * s.ow
-                            if od < lo_d or od >= hi_d or oh < lo_h or oh >= hi_h:
-                                memset(out, 0, s.ow * sizeof(float))
-                                continue
-                            idd = od * s.sd + kd * (s.dd + 1) - s.pd
-                            ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
-                            srow = src + ic * in_sp + (idd * s.ih + ihh) * s.iw + iw0
-                            for ow in range(lo_w):
-                                out[ow] = 0
-                            if s.sw == 1:
-                                memcpy(out + lo_w, srow + lo_w, (hi_w - lo_w) * sizeof(float))
-                            else:
-                                for ow in range(lo_w, hi_w):
-                                    out[ow] = srow[ow * s.sw]
-                            for ow in range(hi_w, s.ow):
-                                out[ow] = 0
+    """Forward reads its patches in place; backward data scatters a column
+    buffer per thread; backward weights accumulates per thread."""
+    if direction == CONV_FWD:
+        return 0
+    if direction == CONV_BWD_DATA:
+        return col_rows(s) * out_spatial(s) * nthr
+    return s.g * s.ocg * (col_rows(s) + 1) * nthr
 
 
 cdef void col2im(const conv_shape_t *s, const float *col, float *src) noexcept nogil:
@@ -271,27 +235,6 @@ cdef inline int64_t tap_pixel(const conv_shape_t *s, int64_t od, int64_t oh, int
     return (idd * s.ih + ihh) * s.iw + iww
 
 
-cdef void im2col_cl(const conv_shape_t *s, const float *src, int64_t ic_stride,
-                    float *colt) noexcept nogil:
-    """Channels-last: colT[(od, oh, ow), (kd, kh, kw, ic)] = src[id, ih, iw, ic]
-    (0 outside); src points at this group's first channel, pixels
-    ic_stride apart."""
-    cdef int64_t k = col_rows(s), od, oh, ow, kd, kh, kw, pix
-    cdef float *out = colt
-    for od in range(s.od):
-        for oh in range(s.oh):
-            for ow in range(s.ow):
-                for kd in range(s.kd):
-                    for kh in range(s.kh):
-                        for kw in range(s.kw):
-                            pix = tap_pixel(s, od, oh, ow, kd, kh, kw)
-                            if pix < 0:
-                                memset(out, 0, s.icg * sizeof(float))
-                            else:
-                                memcpy(out, src + pix * ic_stride, s.icg * sizeof(float))
-                            out += s.icg
-
-
 cdef void col2im_cl(const conv_shape_t *s, const float *colt, float *src,
                     int64_t ic_stride) noexcept nogil:
     """Channels-last: src[id, ih, iw, ic] = sum of its colT entries (this
@@ -315,42 +258,40 @@ cdef void col2im_cl(const conv_shape_t *s, const float *colt, float *src,
                             row += s.icg
 
 
-cdef struct patches_t:
-    # the patch matrix A of one image and group, as op(A) = P x K
-    const float *a
-    int64_t lda
-    char trans
-
-
-cdef inline patches_t patches(const conv_shape_t *s, conv_layout_t lay, const float *x,
-                              float *col) noexcept nogil:
-    """Builds A for the image's group whose first input channel is at x."""
-    cdef patches_t p
+cdef inline gemm_operand_t patches(const conv_shape_t *s, conv_layout_t lay, const float *x,
+                                   conv_geom_t *geom) noexcept nogil:
+    """The patch matrix P (pixels x taps) of the image's group whose first
+    input channel is at x, read in place: a 1x1 convolution's src is P."""
     cdef int64_t ic_all = s.g * s.icg
-    if lay.src_cl:
-        p.trans = b'N'
-        if no_col(s):
-            p.a, p.lda = x, ic_all
-        else:
-            im2col_cl(s, x, ic_all, col)
-            p.a, p.lda = col, col_rows(s)
-    else:
-        p.trans = b'T'
-        if no_col(s):
-            p.a, p.lda = x, out_spatial(s)
-        else:
-            im2col(s, x, col)
-            p.a, p.lda = col, out_spatial(s)
-    return p
+    if no_col(s):
+        if lay.src_cl:
+            return matrix_operand(x, dnnl_f32, b'N', ic_all)
+        return matrix_operand(x, dnnl_f32, b'T', out_spatial(s))
+    geom.icg = s.icg
+    geom.id, geom.ih, geom.iw = s.id, s.ih, s.iw
+    geom.od, geom.oh, geom.ow = s.od, s.oh, s.ow
+    geom.kd, geom.kh, geom.kw = s.kd, s.kh, s.kw
+    geom.sd, geom.sh, geom.sw = s.sd, s.sh, s.sw
+    geom.dd, geom.dh, geom.dw = s.dd, s.dh, s.dw
+    geom.pd, geom.ph, geom.pw = s.pd, s.ph, s.pw
+    geom.cl = lay.src_cl
+    geom.c_stride = 1 if lay.src_cl else in_spatial(s)
+    geom.pix_stride = ic_all if lay.src_cl else 1
+    return patches_operand(x, dnnl_f32, geom, b'N')
 
 
-cdef inline void gemm(bint parallel, char ta, char tb, int64_t m, int64_t n, int64_t k,
-                      const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
-                      float *c, int64_t ldc) noexcept nogil:
-    if parallel:
-        sgemm_parallel(ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc)
-    else:
-        sgemm(ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc)
+cdef inline gemm_operand_t transposed(gemm_operand_t o) noexcept nogil:
+    o.trans = b'T' if o.trans == b'N' else b'N'
+    return o
+
+
+cdef inline void gemm(bint parallel, gemm_operand_t a, gemm_operand_t b, int64_t m, int64_t n,
+                      int64_t k, float beta, float *c, int64_t ldc) noexcept nogil:
+    gemm_ex(m, n, k, 1.0, &a, &b, beta, c, ldc, parallel)
+
+
+cdef inline gemm_operand_t mat(const float *x, char trans, int64_t ld) noexcept nogil:
+    return matrix_operand(x, dnnl_f32, trans, ld)
 
 
 cdef inline const float *src_group(const conv_shape_t *s, conv_layout_t lay, const float *src,
@@ -367,22 +308,22 @@ cdef inline int64_t dst_group(const conv_shape_t *s, conv_layout_t lay, int64_t 
 
 cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
                          const float *src, const float *wei, const float *bias, float *dst,
-                         float *col, bint parallel) noexcept nogil:
+                         bint parallel) noexcept nogil:
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
-    cdef patches_t a = patches(s, lay, src_group(s, lay, src, n, g), col)
+    cdef conv_geom_t geom
+    cdef gemm_operand_t a = patches(s, lay, src_group(s, lay, src, n, g), &geom)
     cdef const float *w = wei + g * s.ocg * k
     cdef float *y = dst + dst_group(s, lay, n, g)
     cdef const float *b
     if lay.dst_cl:      # Y (P x OCg, ld OC) = A . W^T
-        gemm(parallel, a.trans, b'T', osp, s.ocg, k, a.a, a.lda, w, k, 0.0, y, oc_all)
+        gemm(parallel, a, mat(w, b'T', k), osp, s.ocg, k, 0.0, y, oc_all)
         if bias != NULL:
             b = bias + g * s.ocg
             for p in range(osp):
                 for oc in range(s.ocg):
                     y[p * oc_all + oc] += b[oc]
     else:               # Y (OCg x P) = W . A^T
-        gemm(parallel, b'N', b'N' if a.trans == b'T' else b'T', s.ocg, osp, k, w, k, a.a, a.lda,
-             0.0, y, osp)
+        gemm(parallel, mat(w, b'N', k), transposed(a), s.ocg, osp, k, 0.0, y, osp)
         if bias != NULL:
             for oc in range(s.ocg):
                 for p in range(osp):
@@ -393,14 +334,12 @@ cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const float *s
                         const float *wei, const float *bias, float *dst, float *work,
                         int nthr) noexcept nogil:
     cdef int64_t jobs = s.mb * s.g, job
-    cdef size_t per = conv_gemm_work(s, CONV_FWD, 1)
     if jobs >= nthr:
         for job in prange(jobs, schedule='static', num_threads=nthr):
-            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias, dst, work + threadid() * per,
-                    False)
+            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias, dst, False)
     else:
         for job in range(jobs):
-            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias, dst, work, True)
+            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias, dst, True)
 
 
 cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
@@ -416,17 +355,17 @@ cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t 
     cdef int64_t lddy = oc_all if lay.dst_cl else osp
     if lay.src_cl:      # dA (P x K) = dY . W
         if no_col(s):
-            gemm(parallel, tdy, b'N', osp, k, s.ocg, dy, lddy, w, k, 0.0, x, ic_all)
+            gemm(parallel, mat(dy, tdy, lddy), mat(w, b'N', k), osp, k, s.ocg, 0.0, x, ic_all)
         else:
-            gemm(parallel, tdy, b'N', osp, k, s.ocg, dy, lddy, w, k, 0.0, col, k)
+            gemm(parallel, mat(dy, tdy, lddy), mat(w, b'N', k), osp, k, s.ocg, 0.0, col, k)
             col2im_cl(s, col, x, ic_all)
     else:               # dA (K x P) = W^T . dY^T
         if no_col(s):
-            gemm(parallel, b'T', b'T' if lay.dst_cl else b'N', k, osp, s.ocg, w, k, dy, lddy,
-                 0.0, x, osp)
+            gemm(parallel, mat(w, b'T', k), mat(dy, b'T' if lay.dst_cl else b'N', lddy), k, osp,
+                 s.ocg, 0.0, x, osp)
         else:
-            gemm(parallel, b'T', b'T' if lay.dst_cl else b'N', k, osp, s.ocg, w, k, dy, lddy,
-                 0.0, col, osp)
+            gemm(parallel, mat(w, b'T', k), mat(dy, b'T' if lay.dst_cl else b'N', lddy), k, osp,
+                 s.ocg, 0.0, col, osp)
             col2im(s, col, x)
 
 
@@ -446,18 +385,17 @@ cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *di
 
 cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
                                  const float *src, float *acc_w, float *acc_b,
-                                 const float *diff_dst, float *col, bint first,
-                                 bint parallel) noexcept nogil:
+                                 const float *diff_dst, bint first, bint parallel) noexcept nogil:
     """acc_w[g] (+)= dY^T . A and acc_b[g] (+)= sums of dY, for image n."""
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
-    cdef patches_t a = patches(s, lay, src_group(s, lay, src, n, g), col)
+    cdef conv_geom_t geom
+    cdef gemm_operand_t a = patches(s, lay, src_group(s, lay, src, n, g), &geom)
     cdef const float *dy = diff_dst + dst_group(s, lay, n, g)
     cdef float *b = acc_b + g * s.ocg
     cdef float sum
-    # op(dY^T) as OCg x P; op(A) as P x K
-    gemm(parallel, b'T' if lay.dst_cl else b'N', a.trans, s.ocg, k, osp, dy,
-         oc_all if lay.dst_cl else osp, a.a, a.lda, 0.0 if first else 1.0,
-         acc_w + g * s.ocg * k, k)
+    # op(dY^T) as OCg x P; A as P x K
+    gemm(parallel, mat(dy, b'T' if lay.dst_cl else b'N', oc_all if lay.dst_cl else osp), a,
+         s.ocg, k, osp, 0.0 if first else 1.0, acc_w + g * s.ocg * k, k)
     if first:
         for oc in range(s.ocg):
             b[oc] = 0
@@ -478,17 +416,15 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
                                 float *work, int nthr) noexcept nogil:
     cdef int64_t k = col_rows(s), nw = s.g * s.ocg * k, nb = s.g * s.ocg
     cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
-    cdef size_t col_size = k * out_spatial(s)
     cdef int64_t t, n, g, i, n0, n1, chunk
     cdef float *acc
     if s.mb < 2 or nthr < 2:
         # one accumulator, parallel GEMMs
         for n in range(s.mb):
             for g in range(s.g):
-                bwd_weights_one(s, lay, n, g, src, diff_wei, work + col_size + nw, diff_dst,
-                                work, n == 0, True)
+                bwd_weights_one(s, lay, n, g, src, diff_wei, work + nw, diff_dst, n == 0, True)
         if diff_bias != NULL:
-            memcpy(diff_bias, work + col_size + nw, nb * sizeof(float))
+            memcpy(diff_bias, work + nw, nb * sizeof(float))
         return
     # images split across threads, each with its own accumulators, then summed
     if nthr > s.mb:
@@ -500,13 +436,12 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
         n1 = n0 + chunk if n0 + chunk < s.mb else s.mb
         for n in range(n0, n1):
             for g in range(s.g):
-                bwd_weights_one(s, lay, n, g, src, acc + col_size, acc + col_size + nw,
-                                diff_dst, acc, n == n0, False)
+                bwd_weights_one(s, lay, n, g, src, acc, acc + nw, diff_dst, n == n0, False)
     for i in prange(nw, schedule='static', num_threads=nthr):
-        diff_wei[i] = sum_threads(work + col_size + i, per, nthr, chunk, s.mb)
+        diff_wei[i] = sum_threads(work + i, per, nthr, chunk, s.mb)
     if diff_bias != NULL:
         for i in range(nb):
-            diff_bias[i] = sum_threads(work + col_size + nw + i, per, nthr, chunk, s.mb)
+            diff_bias[i] = sum_threads(work + nw + i, per, nthr, chunk, s.mb)
 
 
 cdef inline float sum_threads(const float *p, size_t stride, int nthr, int64_t chunk,

@@ -1,15 +1,47 @@
-# Single-precision GEMM: C = alpha * op(A) op(B) + beta * C, row-major, with
-# op(X) = X or X^T (trans 'N' or 'T'). Packed and cache-blocked around a
-# register-tiled micro-kernel.
+# Single-precision GEMM: C = alpha * op(A) op(B) + beta * C, row-major, after
+# Goto and van de Geijn: packed, cache-blocked, a register-tiled micro-kernel.
+# The operands may be f32 or bf16 matrices, or a convolution's patch matrix
+# read straight from its source (an implicit im2col), packed into f32.
 
 from libc.stdint cimport int64_t
 
-# One thread.
+cdef enum:
+    OPND_F32 = 0
+    OPND_BF16 = 1
+    OPND_PATCHES = 2
+
+# A convolution source seen as its patch matrix: one row per output pixel
+# (od, oh, ow), one column per tap. Taps are ordered (kd, kh, kw, ic) when
+# `cl` (channels-last source), else (ic, kd, kh, kw). Element (pixel, tap) is
+# src[ic * c_stride + ((id * ih + ih) * iw + iw) * pix_stride], 0 in the padding.
+cdef struct conv_geom_t:
+    int64_t icg, id, ih, iw, od, oh, ow
+    int64_t kd, kh, kw, sd, sh, sw, dd, dh, dw, pd, ph, pw
+    int64_t c_stride, pix_stride
+    bint cl
+
+cdef struct gemm_operand_t:
+    int kind                # OPND_*
+    const void *ptr         # matrix, or the source's first element for patches
+    int64_t ld
+    char trans              # 'N' or 'T'; patches: 'N' is P (pixels x taps), 'T' is P^T
+    int src_dt              # patches: dnnl_f32 or dnnl_bf16
+    const conv_geom_t *geom # patches
+
+cdef gemm_operand_t matrix_operand(const void *ptr, int dt, char trans, int64_t ld) noexcept nogil
+cdef gemm_operand_t patches_operand(const void *src, int dt, const conv_geom_t *geom,
+                                   char trans) noexcept nogil
+
+# C (m x n, f32) = alpha * op(A) (m x k) . op(B) (k x n) + beta * C; with
+# `threaded`, all threads split the columns of C.
+cdef void gemm_ex(int64_t m, int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
+                  const gemm_operand_t *b, float beta, float *c, int64_t ldc,
+                  bint threaded) noexcept nogil
+
+# The f32 matrix forms.
 cdef void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
                 const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
                 float *c, int64_t ldc) noexcept nogil
-
-# All threads, splitting the columns of C.
 cdef void sgemm_parallel(char transa, char transb, int64_t m, int64_t n, int64_t k,
                          float alpha, const float *a, int64_t lda, const float *b,
                          int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil

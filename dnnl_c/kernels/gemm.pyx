@@ -4,9 +4,12 @@
 # extensions (plain C loops elsewhere); blocking, packing and threading are
 # Cython.
 
-from cython.parallel cimport prange, parallel
-from libc.stdint cimport int64_t
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, uint16_t
 from libc.stdlib cimport malloc, free
+
+from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
+from dnnl_c.kernels.bf16 cimport bf16_to_f32
 
 from dnnl_c.kernels.openmp cimport omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
 
@@ -21,7 +24,13 @@ cdef extern from *:
     #else
     #define CYDNNL_VEC 0
     #endif
+    /* 2 x VEC columns by MR rows of accumulators: 24 of AVX-512's 32
+       registers, 12 of AVX2's 16. */
+    #if CYDNNL_VEC == 16
+    #define CYDNNL_MR 12
+    #else
     #define CYDNNL_MR 6
+    #endif
     #define CYDNNL_NR (CYDNNL_VEC ? 2 * CYDNNL_VEC : 16)
 
     #if CYDNNL_VEC
@@ -32,32 +41,33 @@ cdef extern from *:
     static inline void cydnnl_st(float *p, cydnnl_vf v) { memcpy(p, &v, sizeof v); }
 
     /* c[MR x NR] = alpha * a_panel . b_panel + beta * c (beta == 0: c is not read).
-       a: kc x MR (packed), b: kc x NR (packed). */
+       a: kc x MR (packed), b: kc x NR (packed). The fixed-size loops unroll, so
+       the accumulators live in registers. */
     static inline void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
                                       int64_t ldc, float alpha, float beta) {
-        cydnnl_vf c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};
-        cydnnl_vf c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};
+        cydnnl_vf acc[CYDNNL_MR][2];
+        for (int i = 0; i < CYDNNL_MR; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
         for (int64_t p = 0; p < kc; ++p) {
             cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
-            c00 += a[0] * b0; c01 += a[0] * b1;
-            c10 += a[1] * b0; c11 += a[1] * b1;
-            c20 += a[2] * b0; c21 += a[2] * b1;
-            c30 += a[3] * b0; c31 += a[3] * b1;
-            c40 += a[4] * b0; c41 += a[4] * b1;
-            c50 += a[5] * b0; c51 += a[5] * b1;
+            #pragma GCC unroll 16
+            for (int i = 0; i < CYDNNL_MR; ++i) {
+                acc[i][0] += a[i] * b0;
+                acc[i][1] += a[i] * b1;
+            }
             a += CYDNNL_MR;
             b += CYDNNL_NR;
         }
-    #define CYDNNL_STORE_ROW(i, x0, x1) do { \\
-            float *r = c + (i) * ldc; \\
-            if (beta == 0.f) { cydnnl_st(r, alpha * x0); cydnnl_st(r + CYDNNL_VEC, alpha * x1); } \\
-            else { cydnnl_st(r, alpha * x0 + beta * cydnnl_ld(r)); \\
-                   cydnnl_st(r + CYDNNL_VEC, alpha * x1 + beta * cydnnl_ld(r + CYDNNL_VEC)); } \\
-        } while (0)
-        CYDNNL_STORE_ROW(0, c00, c01); CYDNNL_STORE_ROW(1, c10, c11);
-        CYDNNL_STORE_ROW(2, c20, c21); CYDNNL_STORE_ROW(3, c30, c31);
-        CYDNNL_STORE_ROW(4, c40, c41); CYDNNL_STORE_ROW(5, c50, c51);
-    #undef CYDNNL_STORE_ROW
+        #pragma GCC unroll 16
+        for (int i = 0; i < CYDNNL_MR; ++i) {
+            float *r = c + i * ldc;
+            if (beta == 0.f) {
+                cydnnl_st(r, alpha * acc[i][0]);
+                cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1]);
+            } else {
+                cydnnl_st(r, alpha * acc[i][0] + beta * cydnnl_ld(r));
+                cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1] + beta * cydnnl_ld(r + CYDNNL_VEC));
+            }
+        }
     }
     #else
     static inline void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
@@ -79,7 +89,7 @@ cdef extern from *:
                                   int64_t ldc, float alpha, float beta) noexcept nogil
 
 DEF KC = 256
-DEF MC = 96          # a multiple of MR
+DEF MC = 96          # a multiple of MR (6 and 12)
 DEF NC = 1536        # a multiple of NR
 
 
@@ -91,41 +101,282 @@ cdef int gemm_nr() noexcept nogil:
     return NR
 
 
-cdef void pack_a(char trans, int64_t mc, int64_t kc, const float *a, int64_t lda,
+cdef gemm_operand_t matrix_operand(const void *ptr, int dt, char trans, int64_t ld) noexcept nogil:
+    cdef gemm_operand_t o
+    o.kind = OPND_BF16 if dt == dnnl_bf16 else OPND_F32
+    o.ptr = ptr
+    o.ld = ld
+    o.trans = trans
+    o.src_dt = dt
+    o.geom = NULL
+    return o
+
+
+cdef gemm_operand_t patches_operand(const void *src, int dt, const conv_geom_t *geom,
+                                   char trans) noexcept nogil:
+    cdef gemm_operand_t o
+    o.kind = OPND_PATCHES
+    o.ptr = src
+    o.ld = 0
+    o.trans = trans
+    o.src_dt = dt
+    o.geom = geom
+    return o
+
+
+# -- reading operands
+
+cdef inline float mat_get(const gemm_operand_t *o, int64_t r, int64_t c) noexcept nogil:
+    """op(X)[r, c] of a matrix operand."""
+    cdef int64_t i = r * o.ld + c if o.trans == b'N' else c * o.ld + r
+    if o.kind == OPND_BF16:
+        return bf16_to_f32((<const uint16_t *>o.ptr)[i])
+    return (<const float *>o.ptr)[i]
+
+
+cdef inline float src_load(const gemm_operand_t *o, int64_t i) noexcept nogil:
+    if o.src_dt == dnnl_bf16:
+        return bf16_to_f32((<const uint16_t *>o.ptr)[i])
+    return (<const float *>o.ptr)[i]
+
+
+cdef inline void tap_of(const conv_geom_t *g, int64_t t, int64_t *c, int64_t *kd,
+                        int64_t *kh, int64_t *kw) noexcept nogil:
+    cdef int64_t ksp
+    if g.cl:
+        c[0] = t % g.icg
+        ksp = t // g.icg
+    else:
+        c[0] = t // (g.kd * g.kh * g.kw)
+        ksp = t % (g.kd * g.kh * g.kw)
+    kw[0] = ksp % g.kw
+    kh[0] = (ksp // g.kw) % g.kh
+    kd[0] = ksp // (g.kw * g.kh)
+
+
+ctypedef fused elem_t:
+    float
+    uint16_t        # bf16
+
+
+cdef inline void copy2d(const elem_t *src, int64_t s_outer, int64_t s_inner, float *dst,
+                        int64_t d_outer, int64_t d_inner, int64_t n_outer,
+                        int64_t n_inner) noexcept nogil:
+    """dst[o * d_outer + i * d_inner] = src[o * s_outer + i * s_inner], as f32."""
+    cdef int64_t o, i
+    for o in range(n_outer):
+        if s_inner == 1 and d_inner == 1:   # unit strides vectorize
+            for i in range(n_inner):
+                if elem_t is float:
+                    dst[o * d_outer + i] = src[o * s_outer + i]
+                else:
+                    dst[o * d_outer + i] = bf16_to_f32(src[o * s_outer + i])
+        else:
+            for i in range(n_inner):
+                if elem_t is float:
+                    dst[o * d_outer + i * d_inner] = src[o * s_outer + i * s_inner]
+                else:
+                    dst[o * d_outer + i * d_inner] = bf16_to_f32(src[o * s_outer + i * s_inner])
+
+
+cdef inline void copy_mat(const gemm_operand_t *x, int64_t start, int64_t s_outer, float *dst,
+                          int64_t d_outer, int64_t d_inner, int64_t n_outer,
+                          int64_t n_inner) noexcept nogil:
+    """copy2d from a matrix operand, element `start` on, inner stride 1."""
+    if x.kind == OPND_BF16:
+        copy2d(<const uint16_t *>x.ptr + start, s_outer, 1, dst, d_outer, d_inner, n_outer,
+               n_inner)
+    else:
+        copy2d(<const float *>x.ptr + start, s_outer, 1, dst, d_outer, d_inner, n_outer,
+               n_inner)
+
+
+cdef inline void gather(const gemm_operand_t *o, int64_t start, int64_t step, float *out,
+                        int64_t stride, int64_t n) noexcept nogil:
+    """out[i * stride] = source[start + i * step] for i < n."""
+    if o.src_dt == dnnl_bf16:
+        copy2d(<const uint16_t *>o.ptr + start, 0, step, out, 0, stride, 1, n)
+    else:
+        copy2d(<const float *>o.ptr + start, 0, step, out, 0, stride, 1, n)
+
+
+cdef inline void zeros(float *out, int64_t stride, int64_t lo, int64_t hi) noexcept nogil:
+    cdef int64_t r
+    for r in range(lo, hi):
+        out[r * stride] = 0
+
+
+cdef inline void run_1d(const gemm_operand_t *o, int64_t base, int64_t x, int64_t step,
+                        int64_t limit, int64_t pix_stride, float *out, int64_t stride,
+                        int64_t n) noexcept nogil:
+    """out[r * stride] for r < n: the source at base + (x + r * step) *
+    pix_stride where 0 <= x + r * step < limit, else 0."""
+    cdef int64_t lo = 0, hi
+    if x < 0:
+        lo = (-x + step - 1) // step
+    hi = (limit - x + step - 1) // step if limit > x else 0
+    if hi > n:
+        hi = n
+    if lo > hi:
+        lo = hi
+    zeros(out, stride, 0, lo)
+    gather(o, base + (x + lo * step) * pix_stride, step * pix_stride, out + lo * stride,
+           stride, hi - lo)
+    zeros(out, stride, hi, n)
+
+
+# The packers walk runs along which only one index moves: the fastest tap
+# index (ic channels-last, kw channels-first) in a row of P, ow in a column.
+
+cdef inline void next_taps(const conv_geom_t *g, int64_t n, int64_t *c, int64_t *kd,
+                           int64_t *kh, int64_t *kw) noexcept nogil:
+    """Moves (c, kd, kh, kw) n taps on, n not past the end of the current run."""
+    if g.cl:
+        c[0] += n
+        if c[0] < g.icg:
+            return
+        c[0] = 0
+        kw[0] += 1
+    else:
+        kw[0] += n
+    if kw[0] < g.kw:
+        return
+    kw[0] = 0
+    kh[0] += 1
+    if kh[0] < g.kh:
+        return
+    kh[0] = 0
+    kd[0] += 1
+    if kd[0] < g.kd or g.cl:
+        return
+    kd[0] = 0
+    c[0] += 1
+
+
+cdef void patch_row(const gemm_operand_t *o, int64_t pix, int64_t t0, int64_t count,
+                    float *out, int64_t stride) noexcept nogil:
+    """out[i * stride] = P[pix, t0 + i]: one output pixel along its taps."""
+    cdef const conv_geom_t *g = o.geom
+    cdef int64_t c, kd, kh, kw, i = 0, run, x, y, z, base
+    cdef int64_t z0 = (pix // (g.oh * g.ow)) * g.sd - g.pd
+    cdef int64_t y0 = ((pix // g.ow) % g.oh) * g.sh - g.ph
+    cdef int64_t x0 = (pix % g.ow) * g.sw - g.pw
+    cdef bint inside
+    tap_of(g, t0, &c, &kd, &kh, &kw)
+    while i < count:
+        z = z0 + kd * (g.dd + 1)
+        y = y0 + kh * (g.dh + 1)
+        inside = 0 <= z < g.id and 0 <= y < g.ih
+        base = (z * g.ih + y) * g.iw
+        if g.cl:
+            run = g.icg - c if g.icg - c < count - i else count - i
+            x = x0 + kw * (g.dw + 1)
+            if inside and 0 <= x < g.iw:
+                gather(o, (base + x) * g.pix_stride + c * g.c_stride, g.c_stride,
+                       out + i * stride, stride, run)
+            else:
+                zeros(out + i * stride, stride, 0, run)
+        else:
+            run = g.kw - kw if g.kw - kw < count - i else count - i
+            if inside:
+                run_1d(o, base * g.pix_stride + c * g.c_stride, x0 + kw * (g.dw + 1), g.dw + 1,
+                       g.iw, g.pix_stride, out + i * stride, stride, run)
+            else:
+                zeros(out + i * stride, stride, 0, run)
+        i += run
+        next_taps(g, run, &c, &kd, &kh, &kw)
+
+
+cdef void patch_col(const gemm_operand_t *o, int64_t t, int64_t pix0, int64_t count,
+                    float *out, int64_t stride) noexcept nogil:
+    """out[i * stride] = P[pix0 + i, t]: one tap along the output pixels."""
+    cdef const conv_geom_t *g = o.geom
+    cdef int64_t c, kd, kh, kw, i = 0, run, y, z
+    cdef int64_t od = pix0 // (g.oh * g.ow), oh = (pix0 // g.ow) % g.oh, ow = pix0 % g.ow
+    tap_of(g, t, &c, &kd, &kh, &kw)
+    kd = kd * (g.dd + 1) - g.pd
+    kh = kh * (g.dh + 1) - g.ph
+    kw = kw * (g.dw + 1) - g.pw
+    while i < count:
+        run = g.ow - ow if g.ow - ow < count - i else count - i
+        z = od * g.sd + kd
+        y = oh * g.sh + kh
+        if 0 <= z < g.id and 0 <= y < g.ih:
+            run_1d(o, c * g.c_stride + (z * g.ih + y) * g.iw * g.pix_stride, ow * g.sw + kw,
+                   g.sw, g.iw, g.pix_stride, out + i * stride, stride, run)
+        else:
+            zeros(out + i * stride, stride, 0, run)
+        i += run
+        ow += run
+        if ow == g.ow:
+            ow = 0
+            oh += 1
+            if oh == g.oh:
+                oh = 0
+                od += 1
+
+
+cdef inline float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexcept nogil:
+    cdef float v
+    if o.kind != OPND_PATCHES:
+        return mat_get(o, r, c)
+    if o.trans == b'N':
+        patch_row(o, r, c, 1, &v, 1)
+    else:
+        patch_col(o, r, c, 1, &v, 1)
+    return v
+
+
+cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
                  float *ap) noexcept nogil:
-    """a block (mc x kc of op(A)) into MR-row panels, zero rows past mc."""
-    cdef int64_t t, i0, i, p, rows
+    """op(A)[i0:i0+mc, p0:p0+kc] into MR-row panels, zero rows past mc."""
+    cdef int64_t t, r0, i, p, rows
     for t in range((mc + MR - 1) // MR):
-        i0 = t * MR
-        rows = mc - i0 if mc - i0 < MR else MR
-        for p in range(kc):
+        r0 = i0 + t * MR
+        rows = i0 + mc - r0 if i0 + mc - r0 < MR else MR
+        if a.kind == OPND_PATCHES:
             for i in range(rows):
-                ap[p * MR + i] = a[(i0 + i) * lda + p] if trans == b'N' else a[p * lda + i0 + i]
-            for i in range(rows, MR):
-                ap[p * MR + i] = 0
+                if a.trans == b'N':
+                    patch_row(a, r0 + i, p0, kc, ap + i, MR)
+                else:
+                    patch_col(a, r0 + i, p0, kc, ap + i, MR)
+        elif a.trans == b'N':   # rows of A are contiguous
+            copy_mat(a, r0 * a.ld + p0, a.ld, ap, 1, MR, rows, kc)
+        else:
+            copy_mat(a, p0 * a.ld + r0, a.ld, ap, MR, 1, kc, rows)
+        if rows < MR:
+            for p in range(kc):
+                for i in range(rows, MR):
+                    ap[p * MR + i] = 0
         ap += kc * MR
 
 
-cdef void pack_b(char trans, int64_t kc, int64_t nc, const float *b, int64_t ldb,
+cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
                  float *bp) noexcept nogil:
-    """a block (kc x nc of op(B)) into NR-column panels, zero columns past nc."""
-    cdef int64_t t, j0, j, p, cols
-    cdef const float *row
+    """op(B)[p0:p0+kc, j0:j0+nc] into NR-column panels, zero columns past nc."""
+    cdef int64_t t, c0, j, p, cols
     for t in range((nc + NR - 1) // NR):
-        j0 = t * NR
-        cols = nc - j0 if nc - j0 < NR else NR
-        for p in range(kc):
-            if trans == b'N':
-                row = b + p * ldb + j0
+        c0 = j0 + t * NR
+        cols = j0 + nc - c0 if j0 + nc - c0 < NR else NR
+        if b.kind == OPND_PATCHES:
+            if b.trans == b'N':     # down the taps' columns: long runs of pixels
                 for j in range(cols):
-                    bp[p * NR + j] = row[j]
+                    patch_col(b, c0 + j, p0, kc, bp + j, NR)
             else:
-                for j in range(cols):
-                    bp[p * NR + j] = b[(j0 + j) * ldb + p]
-            for j in range(cols, NR):
-                bp[p * NR + j] = 0
+                for p in range(kc):
+                    patch_col(b, p0 + p, c0, cols, bp + p * NR, 1)
+        elif b.trans == b'N':
+            copy_mat(b, p0 * b.ld + c0, b.ld, bp, NR, 1, kc, cols)
+        else:
+            copy_mat(b, c0 * b.ld + p0, b.ld, bp, 1, NR, cols, kc)
+        if cols < NR:
+            for p in range(kc):
+                for j in range(cols, NR):
+                    bp[p * NR + j] = 0
         bp += kc * NR
 
+
+# -- the blocked product
 
 cdef void macro_kernel(int64_t mc, int64_t nc, int64_t kc, float alpha, const float *ap,
                        const float *bp, float beta, float *c, int64_t ldc,
@@ -150,95 +401,104 @@ cdef void macro_kernel(int64_t mc, int64_t nc, int64_t kc, float alpha, const fl
                                 beta * c[(ir + i) * ldc + jr + j]
 
 
-cdef void gemm_cols(char transa, char transb, int64_t m, int64_t n0, int64_t n1, int64_t k,
-                    float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
-                    float beta, float *c, int64_t ldc, float *work) noexcept nogil:
-    """Columns [n0, n1) of C; work holds MC*KC + KC*NC + MR*NR floats."""
+cdef void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
+                     const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
+                     int64_t ldc, float *work) noexcept nogil:
+    """Rows [m0, m1) x columns [n0, n1) of C; work holds work_floats()."""
     cdef float *ap = work
     cdef float *bp = work + MC * KC
     cdef float *edge = bp + KC * NC
-    cdef int64_t jc, pc, ic, nc, kc, mc
+    cdef int64_t jc, pc, ic, nc, kc, mc, i, j
     cdef float b_beta
     for jc in range(n0, n1, NC):
         nc = n1 - jc if n1 - jc < NC else NC
+        if k == 0:      # C = beta * C
+            for i in range(m0, m1):
+                for j in range(jc, jc + nc):
+                    c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
         for pc in range(0, k, KC):
             kc = k - pc if k - pc < KC else KC
-            pack_b(transb, kc, nc, b + (pc * ldb + jc if transb == b'N' else jc * ldb + pc),
-                   ldb, bp)
+            pack_b(b, pc, kc, jc, nc, bp)
             b_beta = beta if pc == 0 else 1.0
-            for ic in range(0, m, MC):
-                mc = m - ic if m - ic < MC else MC
-                pack_a(transa, mc, kc, a + (ic * lda + pc if transa == b'N' else pc * lda + ic),
-                       lda, ap)
+            for ic in range(m0, m1, MC):
+                mc = m1 - ic if m1 - ic < MC else MC
+                pack_a(a, ic, mc, pc, kc, ap)
                 macro_kernel(mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc, ldc, edge)
-        if k == 0:      # C = beta * C
-            scale_cols(m, jc, jc + nc, beta, c, ldc)
-
-
-cdef void scale_cols(int64_t m, int64_t n0, int64_t n1, float beta, float *c,
-                     int64_t ldc) noexcept nogil:
-    cdef int64_t i, j
-    for i in range(m):
-        for j in range(n0, n1):
-            c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
 
 
 cdef inline size_t work_floats() noexcept nogil:
     return MC * KC + KC * NC + MR * NR + 16
 
 
-cdef void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
-                const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
-                float *c, int64_t ldc) noexcept nogil:
-    if m <= 0 or n <= 0:
-        return
-    cdef float *work = <float *>malloc(work_floats() * sizeof(float))
-    if work == NULL:    # fall back to unblocked, unpacked arithmetic
-        naive(transa, transb, m, 0, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-        return
-    gemm_cols(transa, transb, m, 0, n, k, alpha, a, lda, b, ldb, beta, c, ldc, work)
-    free(work)
-
-
-cdef void naive(char transa, char transb, int64_t m, int64_t n0, int64_t n1, int64_t k,
-                float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
-                float beta, float *c, int64_t ldc) noexcept nogil:
+cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
+                const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
+                int64_t ldc) noexcept nogil:
+    """Without memory for packing: one element at a time."""
     cdef int64_t i, j, p
     cdef float acc
-    for i in range(m):
+    for i in range(m0, m1):
         for j in range(n0, n1):
             acc = 0
             for p in range(k):
-                acc = acc + (a[i * lda + p] if transa == b'N' else a[p * lda + i]) * \
-                    (b[p * ldb + j] if transb == b'N' else b[j * ldb + p])
+                acc = acc + opnd_get(a, i, p) * opnd_get(b, p, j)
             c[i * ldc + j] = alpha * acc + (0 if beta == 0 else beta * c[i * ldc + j])
+
+
+cdef void block_with_work(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k,
+                          float alpha, const gemm_operand_t *a, const gemm_operand_t *b,
+                          float beta, float *c, int64_t ldc) noexcept nogil:
+    cdef float *work = <float *>malloc(work_floats() * sizeof(float))
+    if work == NULL:
+        naive(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc)
+        return
+    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc, work)
+    free(work)
+
+
+cdef void gemm_ex(int64_t m, int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
+                  const gemm_operand_t *b, float beta, float *c, int64_t ldc,
+                  bint threaded) noexcept nogil:
+    cdef int64_t nthr = 1, chunk, t, lo, hi, nchunks
+    cdef bint by_cols
+    if threaded:
+        nthr = omp_get_max_threads()
+    if m <= 0 or n <= 0:
+        return
+    # Threads take whole NR panels of columns, at least 2 each; when C is too
+    # narrow for that, whole MR panels of rows (each then packs all of B).
+    chunk = (n + nthr - 1) // nthr
+    chunk = (chunk + NR - 1) // NR * NR
+    by_cols = chunk >= 2 * NR and n > chunk
+    if not by_cols:
+        chunk = (m + nthr - 1) // nthr
+        chunk = (chunk + MR - 1) // MR * MR
+        if chunk < 4 * MR or m <= chunk:
+            nthr = 1
+    if nthr == 1:
+        block_with_work(0, m, 0, n, k, alpha, a, b, beta, c, ldc)
+        return
+    nchunks = ((n if by_cols else m) + chunk - 1) // chunk
+    for t in prange(nchunks, schedule='static', num_threads=nthr):
+        lo = t * chunk
+        if by_cols:
+            hi = lo + chunk if lo + chunk < n else n
+            block_with_work(0, m, lo, hi, k, alpha, a, b, beta, c, ldc)
+        else:
+            hi = lo + chunk if lo + chunk < m else m
+            block_with_work(lo, hi, 0, n, k, alpha, a, b, beta, c, ldc)
+
+
+cdef void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
+                const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
+                float *c, int64_t ldc) noexcept nogil:
+    cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, transa, lda)
+    cdef gemm_operand_t ob = matrix_operand(b, dnnl_f32, transb, ldb)
+    gemm_ex(m, n, k, alpha, &oa, &ob, beta, c, ldc, False)
 
 
 cdef void sgemm_parallel(char transa, char transb, int64_t m, int64_t n, int64_t k,
                          float alpha, const float *a, int64_t lda, const float *b,
                          int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil:
-    cdef int64_t nthr = omp_get_max_threads(), chunk, t, n0, n1
-    if m <= 0 or n <= 0:
-        return
-    # whole NR panels per thread; at least 2 panels each, or one thread
-    chunk = (n + nthr - 1) // nthr
-    chunk = (chunk + NR - 1) // NR * NR
-    if nthr == 1 or chunk < 2 * NR or n <= chunk:
-        sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-        return
-    cdef int64_t nchunks = (n + chunk - 1) // chunk
-    for t in prange(nchunks, schedule='static', num_threads=nthr):
-        n0 = t * chunk
-        n1 = n0 + chunk if n0 + chunk < n else n
-        cols_with_work(transa, transb, m, n0, n1, k, alpha, a, lda, b, ldb, beta, c, ldc)
-
-
-cdef void cols_with_work(char transa, char transb, int64_t m, int64_t n0, int64_t n1,
-                         int64_t k, float alpha, const float *a, int64_t lda, const float *b,
-                         int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil:
-    cdef float *work = <float *>malloc(work_floats() * sizeof(float))
-    if work == NULL:
-        naive(transa, transb, m, n0, n1, k, alpha, a, lda, b, ldb, beta, c, ldc)
-        return
-    gemm_cols(transa, transb, m, n0, n1, k, alpha, a, lda, b, ldb, beta, c, ldc, work)
-    free(work)
+    cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, transa, lda)
+    cdef gemm_operand_t ob = matrix_operand(b, dnnl_f32, transb, ldb)
+    gemm_ex(m, n, k, alpha, &oa, &ob, beta, c, ldc, True)

@@ -19,3 +19,35 @@ def sgemm(str transa, str transb, long m, long n, long k, float alpha, float[::1
 
 def tile():
     return gemm_mr(), gemm_nr()
+
+
+from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
+from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
+                                  patches_operand)
+
+
+def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, long ld_other,
+                 long m, long n, long k, float[:, ::1] c, bint threaded):
+    """C = P . X or X . P with P the patch matrix of `src` (f32, or bf16 bits
+    as uint16) under `geom`; X a matrix (f32, or bf16 bits)."""
+    cdef conv_geom_t g
+    g.icg, g.id, g.ih, g.iw = geom["icg"], geom["id"], geom["ih"], geom["iw"]
+    g.od, g.oh, g.ow = geom["od"], geom["oh"], geom["ow"]
+    g.kd, g.kh, g.kw = geom["kd"], geom["kh"], geom["kw"]
+    g.sd, g.sh, g.sw = geom["sd"], geom["sh"], geom["sw"]
+    g.dd, g.dh, g.dw = geom["dd"], geom["dh"], geom["dw"]
+    g.pd, g.ph, g.pw = geom["pd"], geom["ph"], geom["pw"]
+    g.c_stride, g.pix_stride, g.cl = geom["c_stride"], geom["pix_stride"], geom["cl"]
+    cdef int sdt = dnnl_f32 if src.dtype.itemsize == 4 else dnnl_bf16
+    cdef int odt = dnnl_f32 if other.dtype.itemsize == 4 else dnnl_bf16
+    cdef const void *sp = <const void *><size_t>src.ctypes.data
+    cdef const void *op = <const void *><size_t>other.ctypes.data
+    cdef gemm_operand_t p = patches_operand(sp, sdt, &g, ord(trans))
+    cdef gemm_operand_t x = matrix_operand(op, odt, ord(other_trans), ld_other)
+    cdef float *pc = &c[0, 0]
+    cdef long ldc = c.shape[1]
+    with nogil:
+        if side == "left":
+            gemm_ex(m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded)
+        else:
+            gemm_ex(m, n, k, 1.0, &x, &p, 0.0, pc, ldc, threaded)
