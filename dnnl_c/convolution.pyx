@@ -106,11 +106,12 @@ cdef dnnl_status_t check_types(const dnnl_primitive_desc *pd) noexcept nogil:
 
 
 # ------------------------------------------------------------ layouts
-# Both implementations work on plain f32. The reference uses channels-first
-# (ncdhw, goidhw). The GEMM one works channels-first or channels-last
-# (ndhwc) on each side, with weights to match the source (oidhw or odhwi);
-# `any` picks channels-last except for sources of few channels. Arguments in
-# other layouts or in bf16 are staged through f32 scratch.
+# The reference works on plain f32, channels-first (ncdhw, goidhw). The GEMM
+# one works channels-first or channels-last (ndhwc) on each side, with
+# weights to match the source (oidhw or odhwi), and reads its inputs in f32
+# or bf16; `any` picks channels-last except for sources of few channels.
+# Arguments in other layouts, bf16 outputs and (for the reference) bf16
+# inputs are staged through f32 scratch.
 
 cdef inline dnnl_format_tag_t plain_tag(int ndims) noexcept nogil:
     return <dnnl_format_tag_t>(dnnl_a + ndims - 1)
@@ -142,10 +143,20 @@ cdef int orientation(const md_t *md, dnnl_format_tag_t cf, dnnl_format_tag_t cl)
     return -1
 
 
-cdef inline bint staged(const md_t *md, dnnl_format_tag_t tag) noexcept nogil:
+cdef inline bint staged(const md_t *md, dnnl_format_tag_t tag, bint bf16_ok) noexcept nogil:
     """Whether md needs an f32 copy in `tag` (not for the zero md)."""
-    return md.ndims != 0 and not (md.data_type == dnnl_f32 and md.offset0 == 0
-                                  and md_matches_tag(md, tag))
+    return md.ndims != 0 and not ((md.data_type == dnnl_f32 or
+                                   (bf16_ok and md.data_type == dnnl_bf16))
+                                  and md.offset0 == 0 and md_matches_tag(md, tag))
+
+
+cdef inline bint gemm_reads(const dnnl_primitive_desc *pd, int arg) noexcept nogil:
+    """Whether the GEMM kernels read arg (src, weights or diff_dst) as is."""
+    if is_fwd(pd):
+        return arg == DNNL_ARG_SRC or arg == DNNL_ARG_WEIGHTS
+    if pd.desc.prop_kind == dnnl_backward_data:
+        return arg == DNNL_ARG_WEIGHTS or arg == DNNL_ARG_DIFF_DST
+    return arg == DNNL_ARG_SRC or arg == DNNL_ARG_DIFF_DST
 
 
 cdef void resolve_from(md_t *md, const dnnl_primitive_desc *hint, int hint_arg,
@@ -208,12 +219,13 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     cdef size_t scratch = 0
     cdef md_t *mds[4]
     cdef dnnl_format_tag_t tags[4]
-    mds[0], tags[0] = src, data_tag(nd, src_cl)
-    mds[1], tags[1] = dst, data_tag(nd, dst_cl)
-    mds[2], tags[2] = wei, weights_tag(wei.ndims, grouped, src_cl)
-    mds[3], tags[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a
+    cdef int args[4]
+    mds[0], tags[0], args[0] = src, data_tag(nd, src_cl), a.src
+    mds[1], tags[1], args[1] = dst, data_tag(nd, dst_cl), a.dst
+    mds[2], tags[2], args[2] = wei, weights_tag(wei.ndims, grouped, src_cl), a.wei
+    mds[3], tags[3], args[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a, a.bias
     for o in range(4):
-        if staged(mds[o], tags[o]):
+        if staged(mds[o], tags[o], gemm and gemm_reads(pd, args[o])):
             scratch += md_nelems(mds[o], False) * sizeof(float) + 64
     pd.params[2] = src_cl
     pd.params[3] = dst_cl
@@ -242,13 +254,24 @@ cdef dnnl_status_t gemm_init(dnnl_primitive_desc *pd) noexcept nogil:
 cdef float *input_as(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
                      dnnl_format_tag_t tag, char **scratch, dnnl_status_t *st) noexcept nogil:
     """The argument as f32 in `tag`: its own buffer, or a converted copy."""
+    cdef int dt
+    return <float *>gemm_input(pd, ctx, arg, tag, False, &dt, scratch, st)
+
+
+cdef void *gemm_input(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+                      dnnl_format_tag_t tag, bint bf16_ok, int *dt, char **scratch,
+                      dnnl_status_t *st) noexcept nogil:
+    """The argument in `tag`, f32 (or bf16 when bf16_ok; dt says which): its
+    own buffer, or an f32 copy."""
     cdef const md_t *md = pd_md(pd, arg)
     cdef md_t target
     cdef float *out
+    dt[0] = dnnl_f32
     if md.ndims == 0:
         return NULL
-    if not staged(md, tag):
-        return <float *>ctx_data(ctx, arg)
+    if not staged(md, tag, bf16_ok):
+        dt[0] = md.data_type
+        return ctx_data(ctx, arg)
     out = <float *>scratch[0]
     scratch[0] += md_nelems(md, False) * sizeof(float) + 64
     md_init_by_tag(&target, md.ndims, md.dims, dnnl_f32, tag)
@@ -263,7 +286,7 @@ cdef float *output_as(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int 
     cdef float *out
     if md.ndims == 0:
         return NULL
-    if not staged(md, tag):
+    if not staged(md, tag, False):
         return <float *>ctx_data(ctx, arg)
     out = <float *>scratch[0]
     scratch[0] += md_nelems(md, False) * sizeof(float) + 64
@@ -274,7 +297,7 @@ cdef dnnl_status_t store_output(const dnnl_primitive_desc *pd, const exec_ctx_t 
                                 dnnl_format_tag_t tag, const float *data) noexcept nogil:
     cdef const md_t *md = pd_md(pd, arg)
     cdef md_t source
-    if not staged(md, tag):
+    if not staged(md, tag, False):
         return dnnl_success
     md_init_by_tag(&source, md.ndims, md.dims, dnnl_f32, tag)
     return reorder_md(<const char *>data, &source, ctx_data(ctx, arg), md)
@@ -287,16 +310,17 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     cdef char *scratch = ctx.scratchpad
     cdef dnnl_status_t st = dnnl_success
     cdef conv_layout_t lay
-    cdef float *src
-    cdef float *wei
+    cdef void *src         # f32, or bf16 where lay says so
+    cdef void *wei
     cdef float *bias
-    cdef float *dst
+    cdef void *dst
     cdef float *work = NULL
     cdef int nthr = <int>pd.params[0]
     cdef int nd = pd_md(pd, a.src).ndims
     cdef int wnd = pd_md(pd, a.wei).ndims
     lay.src_cl = pd.params[2] != 0
     lay.dst_cl = pd.params[3] != 0
+    lay.src_dt = lay.wei_dt = lay.dst_dt = dnnl_f32
     cdef dnnl_format_tag_t stag = data_tag(nd, lay.src_cl)
     cdef dnnl_format_tag_t dtag = data_tag(nd, lay.dst_cl)
     cdef dnnl_format_tag_t wtag = weights_tag(wnd, wnd == nd + 1, lay.src_cl)
@@ -307,38 +331,39 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
         work = <float *>(ctx.scratchpad + pd.params[1])
         if omp_get_max_threads() < nthr:
             nthr = omp_get_max_threads()
+    # the inputs the GEMM kernels read: f32, or bf16 as is (lay says which)
     if is_fwd(pd):
-        src = input_as(pd, ctx, a.src, stag, &scratch, &st)
-        wei = input_as(pd, ctx, a.wei, wtag, &scratch, &st)
+        src = gemm_input(pd, ctx, a.src, stag, gemm, &lay.src_dt, &scratch, &st)
+        wei = gemm_input(pd, ctx, a.wei, wtag, gemm, &lay.wei_dt, &scratch, &st)
         bias = input_as(pd, ctx, a.bias, dnnl_a, &scratch, &st)
         dst = output_as(pd, ctx, a.dst, dtag, &scratch)
         if st == dnnl_success:
             if gemm:
-                conv_fwd_gemm(&s, lay, src, wei, bias, dst, work, nthr)
+                conv_fwd_gemm(&s, lay, src, wei, bias, <float *>dst, work, nthr)
             else:
-                conv_fwd_ref(&s, src, wei, bias, dst)
-            st = store_output(pd, ctx, a.dst, dtag, dst)
+                conv_fwd_ref(&s, <float *>src, <float *>wei, bias, <float *>dst)
+            st = store_output(pd, ctx, a.dst, dtag, <float *>dst)
     elif pd.desc.prop_kind == dnnl_backward_data:
-        wei = input_as(pd, ctx, a.wei, wtag, &scratch, &st)
-        dst = input_as(pd, ctx, a.dst, dtag, &scratch, &st)
+        wei = gemm_input(pd, ctx, a.wei, wtag, gemm, &lay.wei_dt, &scratch, &st)
+        dst = gemm_input(pd, ctx, a.dst, dtag, gemm, &lay.dst_dt, &scratch, &st)
         src = output_as(pd, ctx, a.src, stag, &scratch)
         if st == dnnl_success:
             if gemm:
-                conv_bwd_data_gemm(&s, lay, src, wei, dst, work, nthr)
+                conv_bwd_data_gemm(&s, lay, <float *>src, wei, dst, work, nthr)
             else:
-                conv_bwd_data_ref(&s, src, wei, dst)
-            st = store_output(pd, ctx, a.src, stag, src)
+                conv_bwd_data_ref(&s, <float *>src, <float *>wei, <float *>dst)
+            st = store_output(pd, ctx, a.src, stag, <float *>src)
     else:
-        src = input_as(pd, ctx, a.src, stag, &scratch, &st)
-        dst = input_as(pd, ctx, a.dst, dtag, &scratch, &st)
+        src = gemm_input(pd, ctx, a.src, stag, gemm, &lay.src_dt, &scratch, &st)
+        dst = gemm_input(pd, ctx, a.dst, dtag, gemm, &lay.dst_dt, &scratch, &st)
         wei = output_as(pd, ctx, a.wei, wtag, &scratch)
         bias = output_as(pd, ctx, a.bias, dnnl_a, &scratch)
         if st == dnnl_success:
             if gemm:
-                conv_bwd_weights_gemm(&s, lay, src, wei, bias, dst, work, nthr)
+                conv_bwd_weights_gemm(&s, lay, src, <float *>wei, bias, dst, work, nthr)
             else:
-                conv_bwd_weights_ref(&s, src, wei, bias, dst)
-            st = store_output(pd, ctx, a.wei, wtag, wei)
+                conv_bwd_weights_ref(&s, <float *>src, <float *>wei, bias, <float *>dst)
+            st = store_output(pd, ctx, a.wei, wtag, <float *>wei)
             if st == dnnl_success and a.bias >= 0 and pd_md(pd, a.bias).ndims:
                 st = store_output(pd, ctx, a.bias, dnnl_a, bias)
     return st

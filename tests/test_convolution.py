@@ -235,9 +235,14 @@ BF16_FWD = [(dt.bf16, dt.bf16, dt.bf16, dt.bf16), (dt.bf16, dt.bf16, dt.f32, dt.
             (dt.bf16, dt.bf16, dt.f32, dt.bf16), (dt.bf16, dt.bf16, dt.bf16, dt.f32)]
 
 
+@pytest.mark.parametrize("desc", [
+    "g2mb2ic6ih9oc8oh5kh3sh2ph1",               # channels-last src under `any`
+    "mb2ic3ih10iw7oc5oh5ow4kh3kw3sh2sw2ph1pw1",  # channels-first src (few channels)
+    "mb1ic10ih5oc7oh5kh1",                      # 1x1: src is its own patch matrix
+])
 @pytest.mark.parametrize("dts", BF16_FWD)
-def test_bf16(eng, strm, dts):
-    p = parse_desc("g2mb2ic6ih9oc8oh5kh3sh2ph1")
+def test_bf16(eng, strm, dts, desc):
+    p = parse_desc(desc)
     r = run_conv(eng, strm, p, dts=dts)
     dst, ds, dw, db = expected(p, r)
     # f32 accumulation of bf16 inputs, one rounding at the end

@@ -23,11 +23,12 @@ cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *d
                                float *diff_bias, const float *diff_dst) noexcept nogil
 
 # The same three on GEMM (patches read in place by the GEMM's packing, or
-# col2im after it for backward data), on plain f32 in
-# either orientation: src_cl / dst_cl say whether src (diff_src) and dst
-# (diff_dst) are channels-last (n, d, h, w, c) rather than channels-first.
-# Weights are (g, ocg, K) with K ordered (kd, kh, kw, ic) when src_cl, else
-# (ic, kd, kh, kw). work: conv_gemm_work(s, direction, nthr) floats.
+# col2im after it for backward data), in either orientation: src_cl / dst_cl
+# say whether src (diff_src) and dst (diff_dst) are channels-last (n, d, h,
+# w, c) rather than channels-first. Inputs are f32 or bf16 as src_dt, wei_dt
+# and dst_dt say (dst_dt: diff_dst); outputs and bias are f32. Weights are
+# (g, ocg, K) with K ordered (kd, kh, kw, ic) when src_cl, else (ic, kd, kh,
+# kw). work: conv_gemm_work(s, direction, nthr) floats.
 cdef enum:
     CONV_FWD = 0
     CONV_BWD_DATA = 1
@@ -36,14 +37,17 @@ cdef enum:
 cdef struct conv_layout_t:
     bint src_cl
     bint dst_cl
+    int src_dt
+    int wei_dt
+    int dst_dt
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil
-cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const float *src,
-                        const float *wei, const float *bias, float *dst, float *work,
+cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
+                        const void *wei, const float *bias, float *dst, float *work,
                         int nthr) noexcept nogil
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
-                             const float *wei, const float *diff_dst, float *work,
+                             const void *wei, const void *diff_dst, float *work,
                              int nthr) noexcept nogil
-cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const float *src,
-                                float *diff_wei, float *diff_bias, const float *diff_dst,
+cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
+                                float *diff_wei, float *diff_bias, const void *diff_dst,
                                 float *work, int nthr) noexcept nogil

@@ -6,7 +6,9 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t
 from libc.string cimport memset, memcpy
 
-from dnnl_c.dnnl_types cimport dnnl_f32
+from libc.stdint cimport uint16_t
+from dnnl_c.dnnl_types cimport dnnl_bf16
+from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
                                   patches_operand)
 
@@ -258,15 +260,15 @@ cdef void col2im_cl(const conv_shape_t *s, const float *colt, float *src,
                             row += s.icg
 
 
-cdef inline gemm_operand_t patches(const conv_shape_t *s, conv_layout_t lay, const float *x,
+cdef inline gemm_operand_t patches(const conv_shape_t *s, conv_layout_t lay, const void *x,
                                    conv_geom_t *geom) noexcept nogil:
     """The patch matrix P (pixels x taps) of the image's group whose first
     input channel is at x, read in place: a 1x1 convolution's src is P."""
     cdef int64_t ic_all = s.g * s.icg
     if no_col(s):
         if lay.src_cl:
-            return matrix_operand(x, dnnl_f32, b'N', ic_all)
-        return matrix_operand(x, dnnl_f32, b'T', out_spatial(s))
+            return matrix_operand(x, lay.src_dt, b'N', ic_all)
+        return matrix_operand(x, lay.src_dt, b'T', out_spatial(s))
     geom.icg = s.icg
     geom.id, geom.ih, geom.iw = s.id, s.ih, s.iw
     geom.od, geom.oh, geom.ow = s.od, s.oh, s.ow
@@ -277,7 +279,7 @@ cdef inline gemm_operand_t patches(const conv_shape_t *s, conv_layout_t lay, con
     geom.cl = lay.src_cl
     geom.c_stride = 1 if lay.src_cl else in_spatial(s)
     geom.pix_stride = ic_all if lay.src_cl else 1
-    return patches_operand(x, dnnl_f32, geom, b'N')
+    return patches_operand(x, lay.src_dt, geom, b'N')
 
 
 cdef inline gemm_operand_t transposed(gemm_operand_t o) noexcept nogil:
@@ -290,14 +292,21 @@ cdef inline void gemm(bint parallel, gemm_operand_t a, gemm_operand_t b, int64_t
     gemm_ex(m, n, k, 1.0, &a, &b, beta, c, ldc, parallel)
 
 
-cdef inline gemm_operand_t mat(const float *x, char trans, int64_t ld) noexcept nogil:
-    return matrix_operand(x, dnnl_f32, trans, ld)
+cdef inline const void *at(const void *x, int dt, int64_t i) noexcept nogil:
+    """&x[i] for an f32 or bf16 tensor."""
+    return <const char *>x + i * (2 if dt == dnnl_bf16 else 4)
 
 
-cdef inline const float *src_group(const conv_shape_t *s, conv_layout_t lay, const float *src,
-                                   int64_t n, int64_t g) noexcept nogil:
-    return src + n * s.g * s.icg * in_spatial(s) + (g * s.icg if lay.src_cl
-                                                     else g * s.icg * in_spatial(s))
+cdef inline float value(const void *x, int dt, int64_t i) noexcept nogil:
+    if dt == dnnl_bf16:
+        return bf16_to_f32((<const uint16_t *>x)[i])
+    return (<const float *>x)[i]
+
+
+cdef inline int64_t src_group(const conv_shape_t *s, conv_layout_t lay, int64_t n,
+                              int64_t g) noexcept nogil:
+    return n * s.g * s.icg * in_spatial(s) + (g * s.icg if lay.src_cl
+                                              else g * s.icg * in_spatial(s))
 
 
 cdef inline int64_t dst_group(const conv_shape_t *s, conv_layout_t lay, int64_t n,
@@ -307,31 +316,31 @@ cdef inline int64_t dst_group(const conv_shape_t *s, conv_layout_t lay, int64_t 
 
 
 cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
-                         const float *src, const float *wei, const float *bias, float *dst,
+                         const void *src, const void *wei, const float *bias, float *dst,
                          bint parallel) noexcept nogil:
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
     cdef conv_geom_t geom
-    cdef gemm_operand_t a = patches(s, lay, src_group(s, lay, src, n, g), &geom)
-    cdef const float *w = wei + g * s.ocg * k
+    cdef gemm_operand_t a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, g)), &geom)
+    cdef gemm_operand_t w = matrix_operand(at(wei, lay.wei_dt, g * s.ocg * k), lay.wei_dt, b'N', k)
     cdef float *y = dst + dst_group(s, lay, n, g)
     cdef const float *b
     if lay.dst_cl:      # Y (P x OCg, ld OC) = A . W^T
-        gemm(parallel, a, mat(w, b'T', k), osp, s.ocg, k, 0.0, y, oc_all)
+        gemm(parallel, a, transposed(w), osp, s.ocg, k, 0.0, y, oc_all)
         if bias != NULL:
             b = bias + g * s.ocg
             for p in range(osp):
                 for oc in range(s.ocg):
                     y[p * oc_all + oc] += b[oc]
     else:               # Y (OCg x P) = W . A^T
-        gemm(parallel, mat(w, b'N', k), transposed(a), s.ocg, osp, k, 0.0, y, osp)
+        gemm(parallel, w, transposed(a), s.ocg, osp, k, 0.0, y, osp)
         if bias != NULL:
             for oc in range(s.ocg):
                 for p in range(osp):
                     y[oc * osp + p] += bias[g * s.ocg + oc]
 
 
-cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const float *src,
-                        const float *wei, const float *bias, float *dst, float *work,
+cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
+                        const void *wei, const float *bias, float *dst, float *work,
                         int nthr) noexcept nogil:
     cdef int64_t jobs = s.mb * s.g, job
     if jobs >= nthr:
@@ -343,34 +352,32 @@ cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const float *s
 
 
 cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
-                              float *diff_src, const float *wei, const float *diff_dst,
+                              float *diff_src, const void *wei, const void *diff_dst,
                               float *col, bint parallel) noexcept nogil:
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg
     cdef int64_t ic_all = s.g * s.icg
-    cdef const float *w = wei + g * s.ocg * k
-    cdef const float *dy = diff_dst + dst_group(s, lay, n, g)
-    cdef float *x = <float *>src_group(s, lay, diff_src, n, g)
-    # op(dY) as P x OCg
-    cdef char tdy = b'N' if lay.dst_cl else b'T'
-    cdef int64_t lddy = oc_all if lay.dst_cl else osp
+    cdef gemm_operand_t w = matrix_operand(at(wei, lay.wei_dt, g * s.ocg * k), lay.wei_dt, b'N', k)
+    # dY as P x OCg
+    cdef gemm_operand_t dy = matrix_operand(at(diff_dst, lay.dst_dt, dst_group(s, lay, n, g)),
+                                            lay.dst_dt, b'N' if lay.dst_cl else b'T',
+                                            oc_all if lay.dst_cl else osp)
+    cdef float *x = diff_src + src_group(s, lay, n, g)
     if lay.src_cl:      # dA (P x K) = dY . W
         if no_col(s):
-            gemm(parallel, mat(dy, tdy, lddy), mat(w, b'N', k), osp, k, s.ocg, 0.0, x, ic_all)
+            gemm(parallel, dy, w, osp, k, s.ocg, 0.0, x, ic_all)
         else:
-            gemm(parallel, mat(dy, tdy, lddy), mat(w, b'N', k), osp, k, s.ocg, 0.0, col, k)
+            gemm(parallel, dy, w, osp, k, s.ocg, 0.0, col, k)
             col2im_cl(s, col, x, ic_all)
     else:               # dA (K x P) = W^T . dY^T
         if no_col(s):
-            gemm(parallel, mat(w, b'T', k), mat(dy, b'T' if lay.dst_cl else b'N', lddy), k, osp,
-                 s.ocg, 0.0, x, osp)
+            gemm(parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, x, osp)
         else:
-            gemm(parallel, mat(w, b'T', k), mat(dy, b'T' if lay.dst_cl else b'N', lddy), k, osp,
-                 s.ocg, 0.0, col, osp)
+            gemm(parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, col, osp)
             col2im(s, col, x)
 
 
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
-                             const float *wei, const float *diff_dst, float *work,
+                             const void *wei, const void *diff_dst, float *work,
                              int nthr) noexcept nogil:
     cdef int64_t jobs = s.mb * s.g, job
     cdef size_t per = conv_gemm_work(s, CONV_BWD_DATA, 1)
@@ -384,35 +391,36 @@ cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *di
 
 
 cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
-                                 const float *src, float *acc_w, float *acc_b,
-                                 const float *diff_dst, bint first, bint parallel) noexcept nogil:
+                                 const void *src, float *acc_w, float *acc_b,
+                                 const void *diff_dst, bint first, bint parallel) noexcept nogil:
     """acc_w[g] (+)= dY^T . A and acc_b[g] (+)= sums of dY, for image n."""
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
     cdef conv_geom_t geom
-    cdef gemm_operand_t a = patches(s, lay, src_group(s, lay, src, n, g), &geom)
-    cdef const float *dy = diff_dst + dst_group(s, lay, n, g)
+    cdef gemm_operand_t a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, g)), &geom)
+    cdef const void *dy = at(diff_dst, lay.dst_dt, dst_group(s, lay, n, g))
     cdef float *b = acc_b + g * s.ocg
     cdef float sum
-    # op(dY^T) as OCg x P; A as P x K
-    gemm(parallel, mat(dy, b'T' if lay.dst_cl else b'N', oc_all if lay.dst_cl else osp), a,
-         s.ocg, k, osp, 0.0 if first else 1.0, acc_w + g * s.ocg * k, k)
+    # dY^T as OCg x P; A as P x K
+    gemm(parallel, matrix_operand(dy, lay.dst_dt, b'T' if lay.dst_cl else b'N',
+                                  oc_all if lay.dst_cl else osp),
+         a, s.ocg, k, osp, 0.0 if first else 1.0, acc_w + g * s.ocg * k, k)
     if first:
         for oc in range(s.ocg):
             b[oc] = 0
     if lay.dst_cl:
         for p in range(osp):
             for oc in range(s.ocg):
-                b[oc] += dy[p * oc_all + oc]
+                b[oc] += value(dy, lay.dst_dt, p * oc_all + oc)
     else:
         for oc in range(s.ocg):
             sum = 0
             for p in range(osp):
-                sum = sum + dy[oc * osp + p]
+                sum = sum + value(dy, lay.dst_dt, oc * osp + p)
             b[oc] += sum
 
 
-cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const float *src,
-                                float *diff_wei, float *diff_bias, const float *diff_dst,
+cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
+                                float *diff_wei, float *diff_bias, const void *diff_dst,
                                 float *work, int nthr) noexcept nogil:
     cdef int64_t k = col_rows(s), nw = s.g * s.ocg * k, nb = s.g * s.ocg
     cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
