@@ -133,9 +133,7 @@ def reference(lib, dtype, mb):
 
 
 def main():
-    lib = onednn_ref.OneDNN() if onednn_ref.ensure_environment() else None
-    if lib is not None:
-        print("reference: oneDNN %s (libdnnl via ctypes)\n" % lib.version())
+    lib = onednn_ref.open_reference()
     for name, mb, dtype in (("f32", 8, dt.f32), ("bf16", 32, dt.bf16)):
         mine = ours(dtype, mb)
         ref = reference(lib, dtype, mb) if lib is not None else None

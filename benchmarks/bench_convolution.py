@@ -91,9 +91,7 @@ def reference(lib, dtype, mb):
 
 
 def main():
-    lib = onednn_ref.OneDNN() if onednn_ref.ensure_environment() else None
-    if lib is not None:
-        print("reference: oneDNN %s (libdnnl via ctypes)\n" % lib.version())
+    lib = onednn_ref.open_reference()
     rows = []
     flops_per_image = 2 * OC * OH * OH * IC * KH * KH
     for name, mb, dtype in CASES:

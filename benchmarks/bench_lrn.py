@@ -54,9 +54,7 @@ def onednn_lrn(ref, dims, data_type, layout, src_bytes, dd_bytes):
 
 
 def main():
-    ref = onednn_ref.OneDNN() if onednn_ref.ensure_environment() else None
-    if ref is not None:
-        print("reference: oneDNN %s (libdnnl via ctypes)\n" % ref.version())
+    ref = onednn_ref.open_reference()
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rows = []

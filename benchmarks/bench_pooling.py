@@ -45,9 +45,7 @@ def ref_pds(lib, src_dims, dst_dims, data_type, layout):
 
 
 def main():
-    ref_lib = onednn_ref.OneDNN() if onednn_ref.ensure_environment() else None
-    if ref_lib is not None:
-        print("reference: oneDNN %s (libdnnl via ctypes)\n" % ref_lib.version())
+    ref_lib = onednn_ref.open_reference()
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rng = np.random.default_rng(0)

@@ -18,9 +18,7 @@ SHAPES = [("alexnet conv1 src mb32", [32, 3, 227, 227]),
 
 
 def main():
-    ref_lib = onednn_ref.OneDNN() if onednn_ref.ensure_environment() else None
-    if ref_lib is not None:
-        print("reference: oneDNN %s (libdnnl via ctypes)\n" % ref_lib.version())
+    ref_lib = onednn_ref.open_reference()
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rows = []

@@ -43,6 +43,15 @@ def ensure_environment():
     return True
 
 
+def open_reference():
+    """The real oneDNN when one is configured (announced on stdout), else None."""
+    if not ensure_environment():
+        return None
+    lib = OneDNN()
+    print("reference: oneDNN %s (libdnnl via ctypes)\n" % lib.version())
+    return lib
+
+
 class OneDNN:
     """A thin handle-owning wrapper over libdnnl's C API."""
 

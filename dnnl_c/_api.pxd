@@ -41,6 +41,15 @@ cdef class dnnl_primitive_attr_t(_handle):
 
 # The C pointer of an input handle of class cls (None is NULL); raises _BadArg.
 cdef c.obj_header *_in(object h, type cls, str name) except? NULL
+# The same, typed, for the arguments every primitive_desc_create takes.
+cdef c.const_dnnl_memory_desc_t _md(object h, str name) except? NULL
+cdef c.dnnl_engine_t _engine(object h) except? NULL
+cdef c.const_dnnl_primitive_attr_t _attr(object h) except? NULL
+cdef c.const_dnnl_primitive_desc_t _hint(object h) except? NULL
+# How many entries the per-spatial-dim arguments (strides, padding, ...) of
+# a primitive over this md need: ndims - 2 of a live md, else 0 (the C call
+# then rejects the md; the dims arrays are zero-filled either way).
+cdef int _spatial_dims(object md, str name) except -1
 # An output handle the call fills in.
 cdef _handle _out(object h, type cls, str name)
 # A sequence of ints into a dnnl_dims_t holding at least `need` of them.

@@ -217,6 +217,29 @@ cdef c.obj_header *_in(object h, type cls, str name) except? NULL:
     return (<_handle>h).ptr
 
 
+cdef c.const_dnnl_memory_desc_t _md(object h, str name) except? NULL:
+    return <c.const_dnnl_memory_desc_t>_in(h, dnnl_memory_desc_t, name)
+
+
+cdef c.dnnl_engine_t _engine(object h) except? NULL:
+    return <c.dnnl_engine_t>_in(h, dnnl_engine_t, "engine")
+
+
+cdef c.const_dnnl_primitive_attr_t _attr(object h) except? NULL:
+    return <c.const_dnnl_primitive_attr_t>_in(h, dnnl_primitive_attr_t, "attr")
+
+
+cdef c.const_dnnl_primitive_desc_t _hint(object h) except? NULL:
+    return <c.const_dnnl_primitive_desc_t>_in(h, dnnl_primitive_desc_t, "hint_fwd_pd")
+
+
+cdef int _spatial_dims(object md, str name) except -1:
+    cdef c.obj_header *p = _in(md, dnnl_memory_desc_t, name)
+    if p != NULL and c.obj_alive(p, c.OBJ_MEMORY_DESC):
+        return max((<c.dnnl_memory_desc *>p).md.ndims - 2, 0)
+    return 0
+
+
 cdef _handle _out(object h, type cls, str name):
     if not isinstance(h, cls):
         _fail("%s must be a %s to fill in, not %s" % (name, cls.__name__, type(h).__name__))
@@ -256,10 +279,6 @@ cdef dnnl_status_t _bad(object e):
     msg = str(e).encode("utf-8", "replace")
     c.fail(dnnl_invalid_arguments, msg)
     return dnnl_invalid_arguments
-
-
-cdef dnnl_status_t _status(dnnl_status_t st):
-    return st
 
 
 def cydnnl_last_error():

@@ -2,8 +2,8 @@
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
-from dnnl_c._api cimport (_handle, _in, _out, _bad, _pd_created, dnnl_engine_t,
-                          dnnl_memory_desc_t, dnnl_primitive_desc_t, dnnl_primitive_attr_t)
+from dnnl_c._api cimport (_out, _bad, _pd_created, _md, _engine, _attr, _hint,
+                          dnnl_primitive_desc_t)
 from dnnl_c.eltwise cimport (dnnl_eltwise_forward_primitive_desc_create as c_fwd,
                              dnnl_eltwise_backward_primitive_desc_create as c_bwd)
 
@@ -16,12 +16,12 @@ def dnnl_eltwise_forward_primitive_desc_create(primitive_desc, engine, prop_kind
     c.cydnnl_clear_error()
     try:
         out = _out(primitive_desc, dnnl_primitive_desc_t, "primitive_desc")
-        st = c_fwd(&pd, <c.dnnl_engine_t>_in(engine, dnnl_engine_t, "engine"),
+        st = c_fwd(&pd, _engine(engine),
                    <dnnl_prop_kind_t><int>prop_kind, <dnnl_alg_kind_t><int>alg_kind,
-                   <c.const_dnnl_memory_desc_t>_in(src_desc, dnnl_memory_desc_t, "src_desc"),
-                   <c.const_dnnl_memory_desc_t>_in(dst_desc, dnnl_memory_desc_t, "dst_desc"),
+                   _md(src_desc, "src_desc"),
+                   _md(dst_desc, "dst_desc"),
                    <float>alpha, <float>beta,
-                   <c.const_dnnl_primitive_attr_t>_in(attr, dnnl_primitive_attr_t, "attr"))
+                   _attr(attr))
     except (_BadArg, TypeError, OverflowError) as err:
         return _bad(err)
     return _pd_created(st, out, pd)
@@ -34,17 +34,14 @@ def dnnl_eltwise_backward_primitive_desc_create(primitive_desc, engine, alg_kind
     c.cydnnl_clear_error()
     try:
         out = _out(primitive_desc, dnnl_primitive_desc_t, "primitive_desc")
-        st = c_bwd(&pd, <c.dnnl_engine_t>_in(engine, dnnl_engine_t, "engine"),
+        st = c_bwd(&pd, _engine(engine),
                    <dnnl_alg_kind_t><int>alg_kind,
-                   <c.const_dnnl_memory_desc_t>_in(diff_src_desc, dnnl_memory_desc_t,
-                                                   "diff_src_desc"),
-                   <c.const_dnnl_memory_desc_t>_in(diff_dst_desc, dnnl_memory_desc_t,
-                                                   "diff_dst_desc"),
-                   <c.const_dnnl_memory_desc_t>_in(data_desc, dnnl_memory_desc_t, "data_desc"),
+                   _md(diff_src_desc, "diff_src_desc"),
+                   _md(diff_dst_desc, "diff_dst_desc"),
+                   _md(data_desc, "data_desc"),
                    <float>alpha, <float>beta,
-                   <c.const_dnnl_primitive_desc_t>_in(hint_fwd_pd, dnnl_primitive_desc_t,
-                                                      "hint_fwd_pd"),
-                   <c.const_dnnl_primitive_attr_t>_in(attr, dnnl_primitive_attr_t, "attr"))
+                   _hint(hint_fwd_pd),
+                   _attr(attr))
     except (_BadArg, TypeError, OverflowError) as err:
         return _bad(err)
     return _pd_created(st, out, pd)

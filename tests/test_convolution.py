@@ -11,8 +11,9 @@ import dnnl
 import dnnl_c as c
 from conv_ref import conv_bwd_data, conv_bwd_weights, conv_fwd, parse_desc
 from dnnl import (algorithm, convolution_backward_data, convolution_backward_weights,
-                  convolution_forward, engine, memory, prop_kind, stream)
+                  convolution_forward, memory, prop_kind, stream)
 from helpers import bf16_round
+from object_fixtures import object_engine, object_stream  # noqa: F401 (eng, strm)
 
 tag, dt = memory.format_tag, memory.data_type
 DIRECT = algorithm.convolution_direct
@@ -24,16 +25,6 @@ def benchdnn_lines(name):
     return [ln.strip() for ln in open(path) if ln.strip() and not ln.startswith("#")]
 
 
-@pytest.fixture(scope="module")
-def eng():
-    return engine(engine.kind.cpu, 0)
-
-
-@pytest.fixture(scope="module")
-def strm(eng):
-    return stream(eng)
-
-
 def shapes(p):
     sp = len(p["i"])
     g = p["g"]
@@ -41,13 +32,6 @@ def shapes(p):
     dst = [p["mb"], p["oc"]] + p["o"]
     wei = ([g, p["oc"] // g, p["ic"] // g] if g > 1 else [p["oc"], p["ic"]]) + p["k"]
     return src, wei, [p["oc"]], dst, sp
-
-
-def mem(eng, dims, data_type, layout, values=None):
-    m = memory(memory.desc(dims, data_type, layout), eng)
-    if values is not None:
-        m.write(values)
-    return m
 
 
 def run_conv(eng, strm, p, dts=(dt.f32,) * 4, layouts=None, with_bias=True, seed=0):
@@ -70,7 +54,6 @@ def run_conv(eng, strm, p, dts=(dt.f32,) * 4, layouts=None, with_bias=True, seed
         eng, prop_kind.forward_training, DIRECT, any_md(src_dims, sdt, "src"),
         any_md(wei_dims, wdt, "wei"), *([any_md(bias_dims, bdt, "bias")] if with_bias else []),
         any_md(dst_dims, ddt, "dst"), *conv_args)
-    s_m = mem(eng, src_dims, sdt, 0, None)
     s_m = memory(fpd.src_desc(), eng)
     s_m.write(src)
     w_m = memory(fpd.weights_desc(), eng)
@@ -136,6 +119,16 @@ def close(got, want, tol):
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol * scale)
 
 
+def check(p, r, wei_tol=1e-5, diff_bias=True):
+    """The f32 results of run_conv against NumPy."""
+    dst, ds, dw, db = expected(p, r)
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_src"], ds, 1e-5)
+    close(r["diff_wei"], dw, wei_tol)
+    if diff_bias:
+        close(r["diff_bias"], db, 1e-5)
+
+
 BASIC_SHAPES = benchdnn_lines("conv_shapes_basic")
 
 
@@ -143,11 +136,7 @@ BASIC_SHAPES = benchdnn_lines("conv_shapes_basic")
 def test_benchdnn_basic_shapes_f32(eng, strm, line):
     p = parse_desc(line, mb=2)
     r = run_conv(eng, strm, p)
-    dst, ds, dw, db = expected(p, r)
-    close(r["dst"], dst, 1e-5)
-    close(r["diff_src"], ds, 1e-5)
-    close(r["diff_wei"], dw, 1e-5)
-    close(r["diff_bias"], db, 1e-5)
+    check(p, r)
 
 
 @pytest.mark.parametrize("desc", [
@@ -158,11 +147,7 @@ def test_benchdnn_basic_shapes_f32(eng, strm, line):
 def test_alexnet_shapes(eng, strm, desc):
     p = parse_desc(desc)
     r = run_conv(eng, strm, p)
-    dst, ds, dw, db = expected(p, r)
-    close(r["dst"], dst, 1e-5)
-    close(r["diff_src"], ds, 1e-5)
-    close(r["diff_wei"], dw, 2e-5)
-    close(r["diff_bias"], db, 1e-5)
+    check(p, r, wei_tol=2e-5)
 
 
 @pytest.mark.parametrize("desc", [
@@ -176,11 +161,7 @@ def test_alexnet_shapes(eng, strm, desc):
 def test_strides_dilation_padding(eng, strm, desc):
     p = parse_desc(desc)
     r = run_conv(eng, strm, p)
-    dst, ds, dw, db = expected(p, r)
-    close(r["dst"], dst, 1e-5)
-    close(r["diff_src"], ds, 1e-5)
-    close(r["diff_wei"], dw, 1e-5)
-    close(r["diff_bias"], db, 1e-5)
+    check(p, r)
     fpd = r["fwd_pd"]
     assert fpd.get_strides() == p["s"] and fpd.get_dilations() == p["d"]
     assert fpd.get_padding_l() == p["p"] and fpd.get_padding_r() == p["pr"]
@@ -191,10 +172,7 @@ def test_asymmetric_padding_right_only(eng, strm):
     p["p"], p["pr"] = [0, 2], [2, 1]
     p["o"] = [(7 + 0 + 2 - 3) // 1 + 1, (7 + 2 + 1 - 3) // 1 + 1]
     r = run_conv(eng, strm, p)
-    dst, ds, dw, db = expected(p, r)
-    close(r["dst"], dst, 1e-5)
-    close(r["diff_src"], ds, 1e-5)
-    close(r["diff_wei"], dw, 1e-5)
+    check(p, r, diff_bias=False)
 
 
 @pytest.mark.parametrize("layouts", [
@@ -212,10 +190,7 @@ def test_given_layouts(eng, strm, layouts):
     fpd = r["fwd_pd"]
     assert fpd.src_desc() == memory.desc(shapes(p)[0], dt.f32, layouts["src"])
     assert fpd.weights_desc() == memory.desc(shapes(p)[1], dt.f32, layouts["wei"])
-    dst, ds, dw, db = expected(p, r)
-    close(r["dst"], dst, 1e-5)
-    close(r["diff_src"], ds, 1e-5)
-    close(r["diff_wei"], dw, 1e-5)
+    check(p, r, diff_bias=False)
 
 
 def test_no_bias(eng, strm):
@@ -511,8 +486,4 @@ def test_batch_one_and_thread_counts_agree(eng, strm, monkeypatch):
     for mb in (1, 2, 5):
         p = parse_desc("mb%dic4ih9oc6oh5kh3sh2ph1" % mb)
         r = run_conv(eng, strm, p)
-        dst, ds, dw, db = expected(p, r)
-        close(r["dst"], dst, 1e-5)
-        close(r["diff_src"], ds, 1e-5)
-        close(r["diff_wei"], dw, 1e-5)
-        close(r["diff_bias"], db, 1e-5)
+        check(p, r)

@@ -7,8 +7,9 @@ import pytest
 
 import dnnl
 import dnnl_c as c
-from dnnl import algorithm, eltwise_backward, eltwise_forward, engine, memory, prop_kind, stream
+from dnnl import algorithm, eltwise_backward, eltwise_forward, memory, prop_kind
 from helpers import bf16_round
+from object_fixtures import object_engine, object_stream  # noqa: F401 (eng, strm)
 
 tag, dt = memory.format_tag, memory.data_type
 A = algorithm
@@ -80,16 +81,6 @@ USE_DST = {  # backward written with dst
     "clip_v2": lambda d, a, b: np.where((d > a) & (d < b), 1, 0),
 }
 DIMS = [2, 11, 3, 5]
-
-
-@pytest.fixture(scope="module")
-def eng():
-    return engine(engine.kind.cpu, 0)
-
-
-@pytest.fixture(scope="module")
-def strm(eng):
-    return stream(eng)
 
 
 def inputs(kind, shape, seed=0):

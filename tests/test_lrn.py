@@ -10,9 +10,10 @@ import pytest
 
 import dnnl
 import dnnl_c as c
-from dnnl import (algorithm, eltwise_forward, engine, lrn_backward, lrn_forward, memory,
-                  primitive_attr, prop_kind, scratchpad_mode, stream)
+from dnnl import (algorithm, eltwise_forward, lrn_backward, lrn_forward, memory,
+                  primitive_attr, prop_kind, scratchpad_mode)
 from helpers import bf16_round, from_layout, make_md, to_layout
+from object_fixtures import object_engine, object_stream  # noqa: F401 (eng, strm)
 
 tag, dt = memory.format_tag, memory.data_type
 ACROSS, WITHIN = algorithm.lrn_across_channels, algorithm.lrn_within_channel
@@ -64,16 +65,6 @@ def ref_bwd(x, dd, alg, ls, alpha, beta, k):
 
 
 # ------------------------------------------------------------ running cydnnl
-
-
-@pytest.fixture(scope="module")
-def eng():
-    return engine(engine.kind.cpu, 0)
-
-
-@pytest.fixture(scope="module")
-def strm(eng):
-    return stream(eng)
 
 
 def data(shape, seed=0, lo=-2.0, hi=2.0):

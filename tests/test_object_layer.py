@@ -10,13 +10,9 @@ import dnnl
 import dnnl_c as c
 from dnnl import engine, memory, reorder, stream
 from helpers import bf16_bits, bf16_to_f32, to_layout
+from object_fixtures import object_engine  # noqa: F401 (eng)
 
 tag, dt = memory.format_tag, memory.data_type
-
-
-@pytest.fixture(scope="module")
-def eng():
-    return engine(engine.kind.cpu, 0)
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,10 @@ import pytest
 
 import dnnl
 import dnnl_c as c
-from dnnl import (algorithm, engine, eltwise_forward, memory, pooling_backward, pooling_forward,
-                  primitive_attr, prop_kind, scratchpad_mode, stream)
+from dnnl import (algorithm, eltwise_forward, memory, pooling_backward, pooling_forward,
+                  primitive_attr, prop_kind, scratchpad_mode)
 from helpers import bf16_round, from_layout, to_layout
+from object_fixtures import object_engine, object_stream  # noqa: F401 (eng, strm)
 
 tag, dt = memory.format_tag, memory.data_type
 A = algorithm
@@ -167,16 +168,6 @@ def np_backward(dd, ws, alg, p):
 
 
 # ------------------------------------------------------------ running
-
-@pytest.fixture(scope="module")
-def eng():
-    return engine(engine.kind.cpu, 0)
-
-
-@pytest.fixture(scope="module")
-def strm(eng):
-    return stream(eng)
-
 
 def fwd_pd(eng, p, alg, data_type=dt.f32, layout=None, dst_layout=tag.any,
            prop=prop_kind.forward_training, dst_type=None):

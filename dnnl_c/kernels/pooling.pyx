@@ -440,30 +440,10 @@ cdef extern from *:
             float lowest, float *acc, int32_t *idx) nogil
     void sum_f32_16 "cydnnl_pool_sum_f32_16"(const float *s, const int64_t *toff, int64_t nt,
             float *acc) nogil
-    void max4_f32_16 "cydnnl_pool_max4_f32_16"(const float *s, int64_t ps, const int64_t *toff,
-            int64_t nt, float lowest, float *acc, int32_t *idx) nogil
-    void sum4_f32_16 "cydnnl_pool_sum4_f32_16"(const float *s, int64_t ps, const int64_t *toff,
-            int64_t nt, float *acc) nogil
-    void avgbwd_f32_16 "cydnnl_pool_avgbwd_f32_16"(float *acc, const int64_t *toff, int64_t nt,
-            const float *dd, float div) nogil
-    void maxbwd_u8_f32_16 "cydnnl_pool_maxbwd_u8_f32_16"(float *acc, const int64_t *toff,
-            int64_t nt, const float *dd, const uint8_t *ws) nogil
-    void maxbwd_s32_f32_16 "cydnnl_pool_maxbwd_s32_f32_16"(float *acc, const int64_t *toff,
-            int64_t nt, const float *dd, const int32_t *ws) nogil
     void max_f32_8 "cydnnl_pool_max_f32_8"(const float *s, const int64_t *toff, int64_t nt,
             float lowest, float *acc, int32_t *idx) nogil
     void sum_f32_8 "cydnnl_pool_sum_f32_8"(const float *s, const int64_t *toff, int64_t nt,
             float *acc) nogil
-    void max4_f32_8 "cydnnl_pool_max4_f32_8"(const float *s, int64_t ps, const int64_t *toff,
-            int64_t nt, float lowest, float *acc, int32_t *idx) nogil
-    void sum4_f32_8 "cydnnl_pool_sum4_f32_8"(const float *s, int64_t ps, const int64_t *toff,
-            int64_t nt, float *acc) nogil
-    void avgbwd_f32_8 "cydnnl_pool_avgbwd_f32_8"(float *acc, const int64_t *toff, int64_t nt,
-            const float *dd, float div) nogil
-    void maxbwd_u8_f32_8 "cydnnl_pool_maxbwd_u8_f32_8"(float *acc, const int64_t *toff,
-            int64_t nt, const float *dd, const uint8_t *ws) nogil
-    void maxbwd_s32_f32_8 "cydnnl_pool_maxbwd_s32_f32_8"(float *acc, const int64_t *toff,
-            int64_t nt, const float *dd, const int32_t *ws) nogil
     void max_f32_n "cydnnl_pool_max_f32_n"(const float *s, const int64_t *toff, int64_t nt,
             float lowest, float *acc, int32_t *idx, int64_t n) nogil
     void sum_f32_n "cydnnl_pool_sum_f32_n"(const float *s, const int64_t *toff, int64_t nt,
@@ -472,30 +452,10 @@ cdef extern from *:
             float lowest, float *acc, int32_t *idx) nogil
     void sum_bf16_16 "cydnnl_pool_sum_bf16_16"(const bf16_t *s, const int64_t *toff, int64_t nt,
             float *acc) nogil
-    void max4_bf16_16 "cydnnl_pool_max4_bf16_16"(const bf16_t *s, int64_t ps, const int64_t *toff,
-            int64_t nt, float lowest, float *acc, int32_t *idx) nogil
-    void sum4_bf16_16 "cydnnl_pool_sum4_bf16_16"(const bf16_t *s, int64_t ps, const int64_t *toff,
-            int64_t nt, float *acc) nogil
-    void avgbwd_bf16_16 "cydnnl_pool_avgbwd_bf16_16"(float *acc, const int64_t *toff, int64_t nt,
-            const bf16_t *dd, float div) nogil
-    void maxbwd_u8_bf16_16 "cydnnl_pool_maxbwd_u8_bf16_16"(float *acc, const int64_t *toff,
-            int64_t nt, const bf16_t *dd, const uint8_t *ws) nogil
-    void maxbwd_s32_bf16_16 "cydnnl_pool_maxbwd_s32_bf16_16"(float *acc, const int64_t *toff,
-            int64_t nt, const bf16_t *dd, const int32_t *ws) nogil
     void max_bf16_8 "cydnnl_pool_max_bf16_8"(const bf16_t *s, const int64_t *toff, int64_t nt,
             float lowest, float *acc, int32_t *idx) nogil
     void sum_bf16_8 "cydnnl_pool_sum_bf16_8"(const bf16_t *s, const int64_t *toff, int64_t nt,
             float *acc) nogil
-    void max4_bf16_8 "cydnnl_pool_max4_bf16_8"(const bf16_t *s, int64_t ps, const int64_t *toff,
-            int64_t nt, float lowest, float *acc, int32_t *idx) nogil
-    void sum4_bf16_8 "cydnnl_pool_sum4_bf16_8"(const bf16_t *s, int64_t ps, const int64_t *toff,
-            int64_t nt, float *acc) nogil
-    void avgbwd_bf16_8 "cydnnl_pool_avgbwd_bf16_8"(float *acc, const int64_t *toff, int64_t nt,
-            const bf16_t *dd, float div) nogil
-    void maxbwd_u8_bf16_8 "cydnnl_pool_maxbwd_u8_bf16_8"(float *acc, const int64_t *toff,
-            int64_t nt, const bf16_t *dd, const uint8_t *ws) nogil
-    void maxbwd_s32_bf16_8 "cydnnl_pool_maxbwd_s32_bf16_8"(float *acc, const int64_t *toff,
-            int64_t nt, const bf16_t *dd, const int32_t *ws) nogil
     void max_bf16_n "cydnnl_pool_max_bf16_n"(const bf16_t *s, const int64_t *toff, int64_t nt,
             float lowest, float *acc, int32_t *idx, int64_t n) nogil
     void sum_bf16_n "cydnnl_pool_sum_bf16_n"(const bf16_t *s, const int64_t *toff, int64_t nt,
