@@ -75,9 +75,15 @@ def extensions():
     })
 
 
+# Every folder of dnnl_c is a package; its .pxd and .h files are installed so
+# that users' Cython code can cimport the API (and the headers it includes).
+PACKAGES = ["dnnl"] + sorted(
+    os.path.dirname(p).replace(os.sep, ".")
+    for p in glob.glob("dnnl_c/**/__init__.py", recursive=True))
+
 setup(
-    packages=["dnnl_c", "dnnl_c.kernels", "dnnl"],
-    package_data={"dnnl_c": ["*.pxd", "*.h"], "dnnl_c.kernels": ["*.pxd", "*.h"]},
+    packages=PACKAGES,
+    package_data={pkg: ["*.pxd", "*.h", "include/*.h"] for pkg in PACKAGES if pkg != "dnnl"},
     ext_modules=extensions(),
     cmdclass={"build_ext": BuildExt},
     zip_safe=False,

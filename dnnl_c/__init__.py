@@ -8,8 +8,18 @@ dnnl_c.dnnl and calls it on C handles, without the GIL.
 """
 
 from dnnl_c._constants import *  # noqa: F401,F403
-from dnnl_c._api import *  # noqa: F401,F403
-from dnnl_c._api_eltwise import *  # noqa: F401,F403
-from dnnl_c._api_convolution import *  # noqa: F401,F403
-from dnnl_c._api_lrn import *  # noqa: F401,F403
-from dnnl_c._api_pooling import *  # noqa: F401,F403
+# the common API, one module per concept
+from dnnl_c.api.handles import *  # noqa: F401,F403
+from dnnl_c.api.engine_stream import *  # noqa: F401,F403
+from dnnl_c.api.memory_desc import *  # noqa: F401,F403
+from dnnl_c.api.memory import *  # noqa: F401,F403
+from dnnl_c.api.attr import *  # noqa: F401,F403
+from dnnl_c.api.primitive_desc import *  # noqa: F401,F403
+from dnnl_c.api.primitive import *  # noqa: F401,F403
+from dnnl_c.api.misc import *  # noqa: F401,F403
+# the primitive families, a line each
+from dnnl_c.primitives.reorder.api import *  # noqa: F401,F403
+from dnnl_c.primitives.convolution.api import *  # noqa: F401,F403
+from dnnl_c.primitives.eltwise.api import *  # noqa: F401,F403
+from dnnl_c.primitives.lrn.api import *  # noqa: F401,F403
+from dnnl_c.primitives.pooling.api import *  # noqa: F401,F403

@@ -104,13 +104,13 @@ from dnnl_c.core cimport (
     cydnnl_clear_error,
     cydnnl_memory_set_capacity,
     cydnnl_memory_desc_extent)
-from dnnl_c.reorder cimport dnnl_reorder_primitive_desc_create
-from dnnl_c.eltwise cimport (dnnl_eltwise_forward_primitive_desc_create,
+from dnnl_c.primitives.reorder.reorder cimport dnnl_reorder_primitive_desc_create
+from dnnl_c.primitives.eltwise.eltwise cimport (dnnl_eltwise_forward_primitive_desc_create,
                              dnnl_eltwise_backward_primitive_desc_create)
-from dnnl_c.convolution cimport (dnnl_convolution_forward_primitive_desc_create,
+from dnnl_c.primitives.convolution.convolution cimport (dnnl_convolution_forward_primitive_desc_create,
                                  dnnl_convolution_backward_data_primitive_desc_create,
                                  dnnl_convolution_backward_weights_primitive_desc_create)
-from dnnl_c.lrn cimport (dnnl_lrn_forward_primitive_desc_create,
+from dnnl_c.primitives.lrn.lrn cimport (dnnl_lrn_forward_primitive_desc_create,
                          dnnl_lrn_backward_primitive_desc_create)
-from dnnl_c.pooling cimport (dnnl_pooling_forward_primitive_desc_create,
+from dnnl_c.primitives.pooling.pooling cimport (dnnl_pooling_forward_primitive_desc_create,
                              dnnl_pooling_backward_primitive_desc_create)

@@ -4,9 +4,11 @@
 
 from libc.stdio cimport snprintf
 from libc.stdint cimport int64_t
+from libc.string cimport memset
 
 from dnnl_c.core cimport *
-from dnnl_c.reorder cimport reorder_md
+from dnnl_c.primitives.reorder.reorder cimport reorder_md
+from dnnl_c.primitives.eltwise.desc cimport eltwise_desc_t, eltwise_desc
 from dnnl_c.kernels.eltwise cimport eltwise_fwd, eltwise_bwd
 
 
@@ -49,7 +51,7 @@ cdef dnnl_status_t same_dims(const md_t *a, const md_t *b, const char *what) noe
 
 
 cdef inline int data_arg(const dnnl_primitive_desc *pd) noexcept nogil:
-    return DNNL_ARG_DST if uses_dst(pd.desc.alg_kind) else DNNL_ARG_SRC
+    return DNNL_ARG_DST if uses_dst(eltwise_desc(pd).alg_kind) else DNNL_ARG_SRC
 
 
 cdef inline bint is_fwd(const dnnl_primitive_desc *pd) noexcept nogil:
@@ -127,11 +129,11 @@ cdef dnnl_status_t dense_execute(const dnnl_primitive_desc *pd,
     cdef const md_t *data
     if is_fwd(pd):
         data = pd_md(pd, DNNL_ARG_SRC)
-        eltwise_fwd(pd.desc.alg_kind, pd.desc.alpha, pd.desc.beta, ctx_data(ctx, DNNL_ARG_SRC),
+        eltwise_fwd(eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta, ctx_data(ctx, DNNL_ARG_SRC),
                     ctx_data(ctx, DNNL_ARG_DST), data.data_type, md_nelems(data, False))
     else:
         data = pd_md(pd, data_arg(pd))
-        eltwise_bwd(pd.desc.alg_kind, pd.desc.alpha, pd.desc.beta,
+        eltwise_bwd(eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta,
                     ctx_data(ctx, data_arg(pd)), ctx_data(ctx, DNNL_ARG_DIFF_DST),
                     ctx_data(ctx, DNNL_ARG_DIFF_SRC), data.data_type, md_nelems(data, False))
     return dnnl_success
@@ -162,7 +164,7 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
     if is_fwd(pd):
         st = reorder_md(ctx_data(ctx, DNNL_ARG_SRC), data, <char *>x, &plain)
         if st == dnnl_success:
-            eltwise_fwd(pd.desc.alg_kind, pd.desc.alpha, pd.desc.beta, <char *>x, <char *>x,
+            eltwise_fwd(eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta, <char *>x, <char *>x,
                         dnnl_f32, n)
             st = reorder_md(<char *>x, &plain, ctx_data(ctx, DNNL_ARG_DST),
                             pd_md(pd, DNNL_ARG_DST))
@@ -172,21 +174,43 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
         st = reorder_md(ctx_data(ctx, DNNL_ARG_DIFF_DST), pd_md(pd, DNNL_ARG_DIFF_DST),
                         <char *>dd, &plain)
     if st == dnnl_success:
-        eltwise_bwd(pd.desc.alg_kind, pd.desc.alpha, pd.desc.beta, <char *>x, <char *>dd,
+        eltwise_bwd(eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta, <char *>x, <char *>dd,
                     <char *>dd, dnnl_f32, n)
         st = reorder_md(<char *>dd, &plain, ctx_data(ctx, DNNL_ARG_DIFF_SRC),
                         pd_md(pd, DNNL_ARG_DIFF_SRC))
     return st
 
 
-cdef impl_list_t eltwise_impls
-eltwise_impls.n = 2
-eltwise_impls.impls[0].name = "simple:dense"
-eltwise_impls.impls[0].init = dense_init
-eltwise_impls.impls[0].execute = dense_execute
-eltwise_impls.impls[1].name = "ref:any"
-eltwise_impls.impls[1].init = ref_init
-eltwise_impls.impls[1].execute = ref_execute
+cdef dnnl_status_t eltwise_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
+                                 int index, void *result) noexcept nogil:
+    if what == dnnl_query_alg_kind:
+        (<dnnl_alg_kind_t *>result)[0] = eltwise_desc(pd).alg_kind
+    elif what == dnnl_query_alpha_f32:
+        (<float *>result)[0] = eltwise_desc(pd).alpha
+    elif what == dnnl_query_beta_f32:
+        (<float *>result)[0] = eltwise_desc(pd).beta
+    else:
+        return dnnl_unimplemented
+    return dnnl_success
+
+
+# The family's registration: the eltwise kind and its implementation list.
+cdef primitive_kind_t eltwise_kind
+eltwise_kind.kind = dnnl_eltwise
+eltwise_kind.query = eltwise_query
+impl_list_add(&eltwise_kind.impls, "simple:dense", dense_init, dense_execute)
+impl_list_add(&eltwise_kind.impls, "ref:any", ref_init, ref_execute)
+register_kind(&eltwise_kind)
+
+
+cdef void init_desc(eltwise_desc_t *desc, dnnl_prop_kind_t prop_kind,
+                    dnnl_alg_kind_t alg_kind, float alpha, float beta) noexcept nogil:
+    memset(desc, 0, sizeof(eltwise_desc_t))
+    desc.hdr.primitive_kind = dnnl_eltwise
+    desc.hdr.prop_kind = prop_kind
+    desc.alg_kind = alg_kind
+    desc.alpha = alpha
+    desc.beta = beta
 
 
 cdef dnnl_status_t dnnl_eltwise_forward_primitive_desc_create(
@@ -208,13 +232,14 @@ cdef dnnl_status_t dnnl_eltwise_forward_primitive_desc_create(
         return st
     if md_is_any(&src_desc.md):
         return fail(dnnl_invalid_arguments, "eltwise forward: src_desc needs a concrete layout")
-    cdef op_desc_t desc
-    op_init(&desc, dnnl_eltwise, prop_kind, alg_kind)
-    desc.alpha = alpha
-    desc.beta = beta
-    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &eltwise_impls, attr, NULL)
+    cdef eltwise_desc_t desc
+    init_desc(&desc, prop_kind, alg_kind, alpha, beta)
+    desc.src_desc = src_desc.md
+    desc.dst_desc = dst_desc.md
+    cdef arg_spec_t args[2]
+    args[0] = arg_spec_t(DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), 2, args, attr, NULL)
 
 
 cdef dnnl_status_t dnnl_eltwise_backward_primitive_desc_create(
@@ -240,12 +265,15 @@ cdef dnnl_status_t dnnl_eltwise_backward_primitive_desc_create(
         st = check_hint(hint_fwd_pd, dnnl_eltwise, False)
     if st != dnnl_success:
         return st
-    cdef op_desc_t desc
-    op_init(&desc, dnnl_eltwise, dnnl_backward_data, alg_kind)
-    desc.alpha = alpha
-    desc.beta = beta
-    op_add_arg(&desc, DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DST if uses_dst(alg_kind) else DNNL_ARG_SRC, ARG_INPUT,
-               &data_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &eltwise_impls, attr, hint_fwd_pd)
+    cdef eltwise_desc_t desc
+    init_desc(&desc, dnnl_backward_data, alg_kind, alpha, beta)
+    desc.src_desc = data_desc.md
+    desc.diff_src_desc = diff_src_desc.md
+    desc.diff_dst_desc = diff_dst_desc.md
+    cdef arg_spec_t args[3]
+    args[0] = arg_spec_t(DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
+    args[2] = arg_spec_t(DNNL_ARG_DST if uses_dst(alg_kind) else DNNL_ARG_SRC, ARG_INPUT,
+                         &data_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), 3, args, attr,
+                     hint_fwd_pd)

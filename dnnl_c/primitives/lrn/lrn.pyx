@@ -5,22 +5,17 @@
 
 from libc.stdio cimport snprintf
 from libc.stdint cimport int64_t
+from libc.string cimport memset
 
 from dnnl_c.core cimport *
-from dnnl_c.reorder cimport reorder_md
+from dnnl_c.primitives.reorder.reorder cimport reorder_md
+from dnnl_c.primitives.lrn.desc cimport lrn_desc_t, lrn_desc, lrn_blocked_conf_t
 from dnnl_c.kernels.lrn cimport (lrn_params_t, lrn_fwd_ref, lrn_bwd_ref, lrn_pick_tile,
                                  lrn_tile_floats, lrn_across_fwd_tiled, lrn_across_bwd_tiled)
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 
 cdef enum:
-    # pd.params of simple:blocked
-    P_BLK = 0
-    P_SN
-    P_SC
-    P_SS
-    P_TILE
-    P_NTHR
     # spatial dims the within-channel window covers (oneDNN's D, H, W)
     MAX_WITHIN_NDIMS = 5
 
@@ -96,7 +91,7 @@ cdef dnnl_status_t resolve(dnnl_primitive_desc *pd) noexcept nogil:
         return fail(dnnl_unimplemented, "lrn: data type must be f32 or bf16")
     if dt == dnnl_bf16 and not bf16_allowed():
         return fail(dnnl_unimplemented, "lrn: bf16 is disabled by ONEDNN_MAX_CPU_ISA")
-    if pd.desc.alg_kind == dnnl_lrn_within_channel and src.ndims > MAX_WITHIN_NDIMS:
+    if lrn_desc(pd).alg_kind == dnnl_lrn_within_channel and src.ndims > MAX_WITHIN_NDIMS:
         return fail(dnnl_unimplemented, "lrn: within-channel windows cover at most 3 "
                     "spatial dims")
     return dnnl_success
@@ -105,10 +100,10 @@ cdef dnnl_status_t resolve(dnnl_primitive_desc *pd) noexcept nogil:
 cdef float summands(const dnnl_primitive_desc *pd) noexcept nogil:
     """The divisor of alpha: local_size, or local_size^(spatial dims) within
     a channel."""
-    cdef float n = pd.desc.local_size
+    cdef float n = lrn_desc(pd).local_size
     cdef float s = 1
     cdef int d
-    if pd.desc.alg_kind == dnnl_lrn_across_channels:
+    if lrn_desc(pd).alg_kind == dnnl_lrn_across_channels:
         return n
     for d in range(2, pd_md(pd, DNNL_ARG_SRC).ndims):
         s *= n
@@ -118,11 +113,11 @@ cdef float summands(const dnnl_primitive_desc *pd) noexcept nogil:
 cdef void fill_params(const dnnl_primitive_desc *pd, lrn_params_t *p) noexcept nogil:
     cdef const md_t *src = pd_md(pd, DNNL_ARG_SRC)
     cdef int d
-    p.across = pd.desc.alg_kind == dnnl_lrn_across_channels
-    p.local_size = pd.desc.local_size
-    p.alpha = pd.desc.alpha
-    p.beta = pd.desc.beta
-    p.k = pd.desc.k
+    p.across = lrn_desc(pd).alg_kind == dnnl_lrn_across_channels
+    p.local_size = lrn_desc(pd).local_size
+    p.alpha = lrn_desc(pd).lrn_alpha
+    p.beta = lrn_desc(pd).lrn_beta
+    p.k = lrn_desc(pd).lrn_k
     p.summands = summands(pd)
     p.N = src.dims[0]
     p.C = src.dims[1]
@@ -187,7 +182,7 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
     cdef dnnl_status_t st = resolve(pd)
     if st != dnnl_success:
         return st
-    if pd.desc.alg_kind != dnnl_lrn_across_channels:
+    if lrn_desc(pd).alg_kind != dnnl_lrn_across_channels:
         return fail(dnnl_unimplemented, "lrn: only across channels")
     cdef const md_t *src = pd_md(pd, DNNL_ARG_SRC)
     if is_fwd(pd):
@@ -204,12 +199,15 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
     fill_params(pd, &p)
     cdef int nthr = omp_get_max_threads()
     p.tile = lrn_pick_tile(&p, nthr)
-    pd.params[P_BLK] = blk
-    pd.params[P_SN] = sn
-    pd.params[P_SC] = sc
-    pd.params[P_SS] = ss
-    pd.params[P_TILE] = p.tile
-    pd.params[P_NTHR] = nthr
+    cdef lrn_blocked_conf_t *conf = <lrn_blocked_conf_t *>pd_conf(pd, sizeof(lrn_blocked_conf_t))
+    if conf == NULL:
+        return fail(dnnl_out_of_memory, "lrn: out of memory")
+    conf.blk = blk
+    conf.sn = sn
+    conf.sc = sc
+    conf.ss = ss
+    conf.tile = p.tile
+    conf.nthr = nthr
     pd.scratchpad_size = nthr * lrn_tile_floats(&p, not is_fwd(pd)) * sizeof(float)
     return dnnl_success
 
@@ -218,12 +216,13 @@ cdef dnnl_status_t blocked_execute(const dnnl_primitive_desc *pd,
                                    const exec_ctx_t *ctx) noexcept nogil:
     cdef lrn_params_t p
     fill_params(pd, &p)
-    p.blk = pd.params[P_BLK]
-    p.sn = pd.params[P_SN]
-    p.sc = pd.params[P_SC]
-    p.ss = pd.params[P_SS]
-    p.tile = pd.params[P_TILE]
-    p.nthr = <int>pd.params[P_NTHR]
+    cdef const lrn_blocked_conf_t *conf = <const lrn_blocked_conf_t *>pd.conf
+    p.blk = conf.blk
+    p.sn = conf.sn
+    p.sc = conf.sc
+    p.ss = conf.ss
+    p.tile = conf.tile
+    p.nthr = conf.nthr
     cdef int dt = pd_md(pd, DNNL_ARG_SRC).data_type
     if is_fwd(pd):
         lrn_across_fwd_tiled(&p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DST), dt,
@@ -274,22 +273,43 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
                       pd_md(pd, DNNL_ARG_DIFF_SRC))
 
 
-cdef impl_list_t lrn_impls
-lrn_impls.n = 2
-lrn_impls.impls[0].name = "simple:blocked"
-lrn_impls.impls[0].init = blocked_init
-lrn_impls.impls[0].execute = blocked_execute
-lrn_impls.impls[1].name = "ref:any"
-lrn_impls.impls[1].init = ref_init
-lrn_impls.impls[1].execute = ref_execute
+cdef dnnl_status_t lrn_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
+                             int index, void *result) noexcept nogil:
+    cdef const lrn_desc_t *d = lrn_desc(pd)
+    if what == dnnl_query_alg_kind:
+        (<dnnl_alg_kind_t *>result)[0] = d.alg_kind
+    elif what == dnnl_query_alpha_f32:
+        (<float *>result)[0] = d.lrn_alpha
+    elif what == dnnl_query_beta_f32:
+        (<float *>result)[0] = d.lrn_beta
+    elif what == dnnl_query_k_f32:
+        (<float *>result)[0] = d.lrn_k
+    elif what == dnnl_query_local_size_s64:
+        (<dnnl_dim_t *>result)[0] = d.local_size
+    else:
+        return dnnl_unimplemented
+    return dnnl_success
 
 
-cdef void set_params(op_desc_t *desc, dnnl_dim_t local_size, float alpha, float beta,
-                     float k) noexcept nogil:
+# The family's registration: the lrn kind and its implementation list.
+cdef primitive_kind_t lrn_kind
+lrn_kind.kind = dnnl_lrn
+lrn_kind.query = lrn_query
+impl_list_add(&lrn_kind.impls, "simple:blocked", blocked_init, blocked_execute)
+impl_list_add(&lrn_kind.impls, "ref:any", ref_init, ref_execute)
+register_kind(&lrn_kind)
+
+
+cdef void init_desc(lrn_desc_t *desc, dnnl_prop_kind_t prop_kind, dnnl_alg_kind_t alg_kind,
+                    dnnl_dim_t local_size, float alpha, float beta, float k) noexcept nogil:
+    memset(desc, 0, sizeof(lrn_desc_t))
+    desc.hdr.primitive_kind = dnnl_lrn
+    desc.hdr.prop_kind = prop_kind
+    desc.alg_kind = alg_kind
     desc.local_size = local_size
-    desc.alpha = alpha
-    desc.beta = beta
-    desc.k = k
+    desc.lrn_alpha = alpha
+    desc.lrn_beta = beta
+    desc.lrn_k = k
 
 
 cdef dnnl_status_t dnnl_lrn_forward_primitive_desc_create(
@@ -316,12 +336,14 @@ cdef dnnl_status_t dnnl_lrn_forward_primitive_desc_create(
         st = same_dims(&src_desc.md, &dst_desc.md, "dst_desc")
     if st != dnnl_success:
         return st
-    cdef op_desc_t desc
-    op_init(&desc, dnnl_lrn, prop_kind, alg_kind)
-    set_params(&desc, local_size, alpha, beta, k)
-    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &lrn_impls, attr, NULL)
+    cdef lrn_desc_t desc
+    init_desc(&desc, prop_kind, alg_kind, local_size, alpha, beta, k)
+    desc.src_desc = src_desc.md
+    desc.dst_desc = dst_desc.md
+    cdef arg_spec_t args[2]
+    args[0] = arg_spec_t(DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), 2, args, attr, NULL)
 
 
 cdef dnnl_status_t dnnl_lrn_backward_primitive_desc_create(
@@ -348,10 +370,14 @@ cdef dnnl_status_t dnnl_lrn_backward_primitive_desc_create(
         st = check_hint(hint_fwd_pd, dnnl_lrn, False)
     if st != dnnl_success:
         return st
-    cdef op_desc_t desc
-    op_init(&desc, dnnl_lrn, dnnl_backward_data, alg_kind)
-    set_params(&desc, local_size, alpha, beta, k)
-    op_add_arg(&desc, DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
-    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &lrn_impls, attr, hint_fwd_pd)
+    cdef lrn_desc_t desc
+    init_desc(&desc, dnnl_backward_data, alg_kind, local_size, alpha, beta, k)
+    desc.src_desc = src_desc.md
+    desc.diff_src_desc = diff_src_desc.md
+    desc.diff_dst_desc = diff_dst_desc.md
+    cdef arg_spec_t args[3]
+    args[0] = arg_spec_t(DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
+    args[2] = arg_spec_t(DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), 3, args, attr,
+                     hint_fwd_pd)

@@ -7,7 +7,9 @@ from libc.stdint cimport int64_t
 from libc.string cimport memset
 
 from dnnl_c.core cimport *
-from dnnl_c.reorder cimport reorder_md
+from dnnl_c.primitives.reorder.reorder cimport reorder_md
+from dnnl_c.primitives.convolution.desc cimport (convolution_desc_t, conv_desc,
+                                                conv_plain_conf_t)
 from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_ref,
                                          conv_bwd_data_ref, conv_bwd_weights_ref,
                                          conv_gemm_work, conv_fwd_gemm, conv_bwd_data_gemm,
@@ -61,9 +63,9 @@ cdef void shape_of(const dnnl_primitive_desc *pd, conv_shape_t *s) noexcept nogi
         idims[3 - sp + i] = src.dims[2 + i]
         odims[3 - sp + i] = dst.dims[2 + i]
         kdims[3 - sp + i] = wei.dims[wei.ndims - sp + i]
-        st[3 - sp + i] = pd.desc.strides[i]
-        dl[3 - sp + i] = pd.desc.dilates[i]
-        pl[3 - sp + i] = pd.desc.padding_l[i]
+        st[3 - sp + i] = conv_desc(pd).strides[i]
+        dl[3 - sp + i] = conv_desc(pd).dilates[i]
+        pl[3 - sp + i] = conv_desc(pd).padding_l[i]
     s.mb = src.dims[0]
     s.g = wei.dims[0] if groups else 1
     s.ocg = wei.dims[1] if groups else wei.dims[0]
@@ -196,7 +198,7 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     cdef int nd = src.ndims, o
     cdef bint grouped = wei.ndims == nd + 1, src_cl = False, dst_cl = False
     cdef conv_shape_t s
-    if pd.desc.alg_kind != dnnl_convolution_direct:
+    if conv_desc(pd).alg_kind != dnnl_convolution_direct:
         return fail(dnnl_unimplemented, "convolution: only the direct algorithm")
     shape_of(pd, &s)
     if gemm:
@@ -227,12 +229,15 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     for o in range(4):
         if staged(mds[o], tags[o], gemm and gemm_reads(pd, args[o])):
             scratch += md_nelems(mds[o], False) * sizeof(float) + 64
-    pd.params[2] = src_cl
-    pd.params[3] = dst_cl
+    cdef conv_plain_conf_t *conf = <conv_plain_conf_t *>pd_conf(pd, sizeof(conv_plain_conf_t))
+    if conf == NULL:
+        return fail(dnnl_out_of_memory, "convolution: out of memory")
+    conf.src_cl = src_cl
+    conf.dst_cl = dst_cl
     if gemm:
-        pd.params[0] = omp_get_max_threads()
-        pd.params[1] = <int64_t>scratch
-        scratch += conv_gemm_work(&s, direction(pd), <int>pd.params[0]) * sizeof(float) + 64
+        conf.nthr = omp_get_max_threads()
+        conf.work_offset = <int64_t>scratch
+        scratch += conv_gemm_work(&s, direction(pd), conf.nthr) * sizeof(float) + 64
     pd.scratchpad_size = scratch
     return dnnl_success
 
@@ -315,11 +320,12 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     cdef float *bias
     cdef void *dst
     cdef float *work = NULL
-    cdef int nthr = <int>pd.params[0]
+    cdef const conv_plain_conf_t *conf = <const conv_plain_conf_t *>pd.conf
+    cdef int nthr = conf.nthr
     cdef int nd = pd_md(pd, a.src).ndims
     cdef int wnd = pd_md(pd, a.wei).ndims
-    lay.src_cl = pd.params[2] != 0
-    lay.dst_cl = pd.params[3] != 0
+    lay.src_cl = conf.src_cl != 0
+    lay.dst_cl = conf.dst_cl != 0
     lay.src_dt = lay.wei_dt = lay.dst_dt = dnnl_f32
     cdef dnnl_format_tag_t stag = data_tag(nd, lay.src_cl)
     cdef dnnl_format_tag_t dtag = data_tag(nd, lay.dst_cl)
@@ -328,7 +334,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     if s.mb * s.g * s.icg * s.ocg * s.id * s.ih * s.iw == 0:
         return dnnl_success
     if gemm:
-        work = <float *>(ctx.scratchpad + pd.params[1])
+        work = <float *>(ctx.scratchpad + conf.work_offset)
         if omp_get_max_threads() < nthr:
             nthr = omp_get_max_threads()
     # the inputs the GEMM kernels read: f32, or bf16 as is (lay says which)
@@ -379,19 +385,37 @@ cdef dnnl_status_t gemm_execute(const dnnl_primitive_desc *pd,
     return plain_execute(pd, ctx, True)
 
 
-cdef impl_list_t conv_impls
-conv_impls.n = 2
-conv_impls.impls[0].name = "gemm:any"
-conv_impls.impls[0].init = gemm_init
-conv_impls.impls[0].execute = gemm_execute
-conv_impls.impls[1].name = "ref:any"
-conv_impls.impls[1].init = ref_init
-conv_impls.impls[1].execute = ref_execute
+cdef dnnl_status_t conv_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
+                              int index, void *result) noexcept nogil:
+    cdef const convolution_desc_t *d = conv_desc(pd)
+    if what == dnnl_query_alg_kind:
+        (<dnnl_alg_kind_t *>result)[0] = d.alg_kind
+    elif what == dnnl_query_strides:
+        (<const dnnl_dim_t **>result)[0] = &d.strides[0]
+    elif what == dnnl_query_dilations:
+        (<const dnnl_dim_t **>result)[0] = &d.dilates[0]
+    elif what == dnnl_query_padding_l:
+        (<const dnnl_dim_t **>result)[0] = &d.padding_l[0]
+    elif what == dnnl_query_padding_r:
+        (<const dnnl_dim_t **>result)[0] = &d.padding_r[0]
+    else:
+        return dnnl_unimplemented
+    return dnnl_success
+
+
+# The family's registration: the convolution kind and its implementation
+# list, the layout-generic reference last.
+cdef primitive_kind_t conv_kind
+conv_kind.kind = dnnl_convolution
+conv_kind.query = conv_query
+impl_list_add(&conv_kind.impls, "gemm:any", gemm_init, gemm_execute)
+impl_list_add(&conv_kind.impls, "ref:any", ref_init, ref_execute)
+register_kind(&conv_kind)
 
 # ------------------------------------------------------------ validation
 
 
-cdef dnnl_status_t init_desc(op_desc_t *desc, dnnl_prop_kind_t prop_kind, dnnl_alg_kind_t alg,
+cdef dnnl_status_t init_desc(convolution_desc_t *desc, dnnl_prop_kind_t prop_kind, dnnl_alg_kind_t alg,
                              const dnnl_memory_desc *src, const dnnl_memory_desc *wei,
                              const dnnl_memory_desc *bias, const dnnl_memory_desc *dst,
                              const dnnl_dim_t *strides, const dnnl_dim_t *dilates,
@@ -459,8 +483,15 @@ cdef dnnl_status_t init_desc(op_desc_t *desc, dnnl_prop_kind_t prop_kind, dnnl_a
                      "parameters give %lld", i, dst_name, <long long>d.dims[2 + i],
                      <long long>out)
             return fail(dnnl_invalid_arguments, msg)
-    op_init(desc, dnnl_convolution, prop_kind,
-            dnnl_convolution_direct if alg == dnnl_convolution_auto else alg)
+    memset(desc, 0, sizeof(convolution_desc_t))
+    desc.hdr.primitive_kind = dnnl_convolution
+    desc.hdr.prop_kind = prop_kind
+    desc.alg_kind = dnnl_convolution_direct if alg == dnnl_convolution_auto else alg
+    desc.src_desc = s[0]
+    desc.weights_desc = w[0]
+    desc.dst_desc = d[0]
+    if bias != NULL:
+        desc.bias_desc = bias.md
     for i in range(sp):
         desc.strides[i] = strides[i]
         desc.dilates[i] = dilates[i] if dilates != NULL else 0
@@ -477,7 +508,9 @@ cdef dnnl_status_t dnnl_convolution_forward_primitive_desc_create(
         const dnnl_dim_t *strides, const dnnl_dim_t *dilates,
         const dnnl_dim_t *padding_l, const dnnl_dim_t *padding_r,
         const_dnnl_primitive_attr_t attr) noexcept nogil:
-    cdef op_desc_t desc
+    cdef convolution_desc_t desc
+    cdef arg_spec_t args[4]
+    cdef int n = 0
     if prop_kind != dnnl_forward_training and prop_kind != dnnl_forward_inference:
         return fail(dnnl_invalid_arguments, "convolution forward: prop_kind must be forward_*")
     cdef dnnl_status_t st = init_desc(&desc, prop_kind, alg_kind, src_desc, weights_desc,
@@ -486,12 +519,14 @@ cdef dnnl_status_t dnnl_convolution_forward_primitive_desc_create(
                                       "dst_desc")
     if st != dnnl_success:
         return st
-    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_WEIGHTS, ARG_INPUT, &weights_desc.md)
+    args[0] = arg_spec_t(DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_WEIGHTS, ARG_INPUT, &weights_desc.md)
+    n = 2
     if bias_desc != NULL and bias_desc.md.ndims != 0:
-        op_add_arg(&desc, DNNL_ARG_BIAS, ARG_INPUT, &bias_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &conv_impls, attr, NULL)
+        args[n] = arg_spec_t(DNNL_ARG_BIAS, ARG_INPUT, &bias_desc.md)
+        n += 1
+    args[n] = arg_spec_t(DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), n + 1, args, attr, NULL)
 
 
 cdef dnnl_status_t dnnl_convolution_backward_data_primitive_desc_create(
@@ -501,7 +536,9 @@ cdef dnnl_status_t dnnl_convolution_backward_data_primitive_desc_create(
         const dnnl_dim_t *strides, const dnnl_dim_t *dilates,
         const dnnl_dim_t *padding_l, const dnnl_dim_t *padding_r,
         const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) noexcept nogil:
-    cdef op_desc_t desc
+    cdef convolution_desc_t desc
+    cdef arg_spec_t args[4]
+    cdef int n = 0
     cdef dnnl_status_t st = init_desc(&desc, dnnl_backward_data, alg_kind, diff_src_desc,
                                       weights_desc, NULL, diff_dst_desc, strides, dilates,
                                       padding_l, padding_r, "diff_src_desc", "weights_desc",
@@ -510,10 +547,11 @@ cdef dnnl_status_t dnnl_convolution_backward_data_primitive_desc_create(
         st = check_hint(hint_fwd_pd, dnnl_convolution, False)
     if st != dnnl_success:
         return st
-    op_add_arg(&desc, DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_WEIGHTS, ARG_INPUT, &weights_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &conv_impls, attr, hint_fwd_pd)
+    args[0] = arg_spec_t(DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_WEIGHTS, ARG_INPUT, &weights_desc.md)
+    args[2] = arg_spec_t(DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), 3, args, attr,
+                     hint_fwd_pd)
 
 
 cdef dnnl_status_t dnnl_convolution_backward_weights_primitive_desc_create(
@@ -523,7 +561,9 @@ cdef dnnl_status_t dnnl_convolution_backward_weights_primitive_desc_create(
         const_dnnl_memory_desc_t diff_dst_desc, const dnnl_dim_t *strides,
         const dnnl_dim_t *dilates, const dnnl_dim_t *padding_l, const dnnl_dim_t *padding_r,
         const_dnnl_primitive_desc_t hint_fwd_pd, const_dnnl_primitive_attr_t attr) noexcept nogil:
-    cdef op_desc_t desc
+    cdef convolution_desc_t desc
+    cdef arg_spec_t args[4]
+    cdef int n = 0
     cdef dnnl_status_t st = init_desc(&desc, dnnl_backward_weights, alg_kind, src_desc,
                                       diff_weights_desc, diff_bias_desc, diff_dst_desc,
                                       strides, dilates, padding_l, padding_r, "src_desc",
@@ -532,9 +572,12 @@ cdef dnnl_status_t dnnl_convolution_backward_weights_primitive_desc_create(
         st = check_hint(hint_fwd_pd, dnnl_convolution, False)
     if st != dnnl_success:
         return st
-    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DIFF_WEIGHTS, ARG_OUTPUT, &diff_weights_desc.md)
+    args[0] = arg_spec_t(DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_DIFF_WEIGHTS, ARG_OUTPUT, &diff_weights_desc.md)
+    n = 2
     if diff_bias_desc != NULL and diff_bias_desc.md.ndims != 0:
-        op_add_arg(&desc, DNNL_ARG_DIFF_BIAS, ARG_OUTPUT, &diff_bias_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &conv_impls, attr, hint_fwd_pd)
+        args[n] = arg_spec_t(DNNL_ARG_DIFF_BIAS, ARG_OUTPUT, &diff_bias_desc.md)
+        n += 1
+    args[n] = arg_spec_t(DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), n + 1, args, attr,
+                     hint_fwd_pd)

@@ -1,17 +1,21 @@
-# Python-level C API of the eltwise primitive.
+# Python-level C API of the LRN primitive. local_size must be an integer (a
+# float would truncate silently).
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
-from dnnl_c._api cimport (_out, _bad, _pd_created, _md, _engine, _attr, _hint,
+from dnnl_c.api.handles cimport (_out, _bad, _pd_created, _md, _engine, _attr, _hint,
                           dnnl_primitive_desc_t)
-from dnnl_c.eltwise cimport (dnnl_eltwise_forward_primitive_desc_create as c_fwd,
-                             dnnl_eltwise_backward_primitive_desc_create as c_bwd)
+from dnnl_c.primitives.lrn.lrn cimport (dnnl_lrn_forward_primitive_desc_create as c_fwd,
+                         dnnl_lrn_backward_primitive_desc_create as c_bwd)
 
-from dnnl_c._api import _BadArg
+from operator import index as _index
+
+from dnnl_c.api.handles import _BadArg
 
 
-def dnnl_eltwise_forward_primitive_desc_create(primitive_desc, engine, prop_kind, alg_kind,
-                                               src_desc, dst_desc, alpha, beta, attr):
+def dnnl_lrn_forward_primitive_desc_create(primitive_desc, engine, prop_kind, alg_kind,
+                                           src_desc, dst_desc, local_size, alpha, beta, k,
+                                           attr):
     cdef c.dnnl_primitive_desc_t pd = NULL
     c.cydnnl_clear_error()
     try:
@@ -20,16 +24,16 @@ def dnnl_eltwise_forward_primitive_desc_create(primitive_desc, engine, prop_kind
                    <dnnl_prop_kind_t><int>prop_kind, <dnnl_alg_kind_t><int>alg_kind,
                    _md(src_desc, "src_desc"),
                    _md(dst_desc, "dst_desc"),
-                   <float>alpha, <float>beta,
+                   <c.dnnl_dim_t>_index(local_size), <float>alpha, <float>beta, <float>k,
                    _attr(attr))
     except (_BadArg, TypeError, OverflowError) as err:
         return _bad(err)
     return _pd_created(st, out, pd)
 
 
-def dnnl_eltwise_backward_primitive_desc_create(primitive_desc, engine, alg_kind, diff_src_desc,
-                                                diff_dst_desc, data_desc, alpha, beta,
-                                                hint_fwd_pd, attr):
+def dnnl_lrn_backward_primitive_desc_create(primitive_desc, engine, alg_kind, diff_src_desc,
+                                            diff_dst_desc, src_desc, local_size, alpha, beta,
+                                            k, hint_fwd_pd, attr):
     cdef c.dnnl_primitive_desc_t pd = NULL
     c.cydnnl_clear_error()
     try:
@@ -38,8 +42,8 @@ def dnnl_eltwise_backward_primitive_desc_create(primitive_desc, engine, alg_kind
                    <dnnl_alg_kind_t><int>alg_kind,
                    _md(diff_src_desc, "diff_src_desc"),
                    _md(diff_dst_desc, "diff_dst_desc"),
-                   _md(data_desc, "data_desc"),
-                   <float>alpha, <float>beta,
+                   _md(src_desc, "src_desc"),
+                   <c.dnnl_dim_t>_index(local_size), <float>alpha, <float>beta, <float>k,
                    _hint(hint_fwd_pd),
                    _attr(attr))
     except (_BadArg, TypeError, OverflowError) as err:

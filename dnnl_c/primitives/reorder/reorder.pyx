@@ -4,8 +4,10 @@
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport int64_t
 from libc.stdio cimport snprintf
+from libc.string cimport memset
 
 from dnnl_c.core cimport *
+from dnnl_c.primitives.reorder.desc cimport reorder_desc_t, reorder_desc
 from dnnl_c.kernels.reorder cimport (reorder_supports, reorder_linear, reorder_tables,
                                      reorder_blocked_c)
 
@@ -144,17 +146,24 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
     return dnnl_success
 
 
-cdef impl_list_t reorder_impls
-reorder_impls.n = 3
-reorder_impls.impls[0].name = "simple:copy"
-reorder_impls.impls[0].init = copy_init
-reorder_impls.impls[0].execute = copy_execute
-reorder_impls.impls[1].name = "simple:blocked_c"
-reorder_impls.impls[1].init = blocked_c_init
-reorder_impls.impls[1].execute = blocked_c_execute
-reorder_impls.impls[2].name = "ref:any"
-reorder_impls.impls[2].init = ref_init
-reorder_impls.impls[2].execute = ref_execute
+cdef dnnl_status_t reorder_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
+                                 int index, void *result) noexcept nogil:
+    if what == dnnl_query_reorder_src_engine or what == dnnl_query_reorder_dst_engine:
+        (<obj_header **>result)[0] = reorder_desc(pd).hdr.refs[
+            0 if what == dnnl_query_reorder_src_engine else 1]
+        return dnnl_success
+    return dnnl_unimplemented
+
+
+# The family's registration: the reorder kind and its implementation list,
+# the layout-generic one last.
+cdef primitive_kind_t reorder_kind
+reorder_kind.kind = dnnl_reorder
+reorder_kind.query = reorder_query
+impl_list_add(&reorder_kind.impls, "simple:copy", copy_init, copy_execute)
+impl_list_add(&reorder_kind.impls, "simple:blocked_c", blocked_c_init, blocked_c_execute)
+impl_list_add(&reorder_kind.impls, "ref:any", ref_init, ref_execute)
+register_kind(&reorder_kind)
 
 
 cdef dnnl_status_t reorder_md(const char *src, const md_t *src_md, char *dst,
@@ -162,9 +171,14 @@ cdef dnnl_status_t reorder_md(const char *src, const md_t *src_md, char *dst,
     """The reorder primitive's work without a primitive: the first
     implementation that accepts the pair runs."""
     cdef dnnl_primitive_desc pd
+    cdef pd_arg_t args[2]
     cdef exec_ctx_t ctx
+    cdef exec_arg_t ctx_args[2]
+    cdef const impl_list_t *impls = &reorder_kind.impls
     cdef int i
     cdef dnnl_status_t st
+    pd.args = args
+    pd.args_cap = 2
     pd.nargs = 2
     pd.args[0].arg = DNNL_ARG_FROM
     pd.args[0].md.md = src_md[0]
@@ -174,18 +188,19 @@ cdef dnnl_status_t reorder_md(const char *src, const md_t *src_md, char *dst,
     pd.args[1].md.md.offset0 = 0
     md_zero(&pd.zero_md.md)
     ctx.nargs = 2
+    ctx.args = ctx_args
     ctx.args[0].arg = DNNL_ARG_FROM
     ctx.args[0].data = <char *>src
     ctx.args[0].md = &pd.args[0].md.md
     ctx.args[1].arg = DNNL_ARG_TO
     ctx.args[1].data = dst
     ctx.args[1].md = &pd.args[1].md.md
-    for i in range(reorder_impls.n):
+    for i in range(impls.n):
         quiet(True)
-        st = reorder_impls.impls[i].init(&pd)
+        st = impls.impls[i].init(&pd)
         quiet(False)
         if st == dnnl_success:
-            return reorder_impls.impls[i].execute(&pd, &ctx)
+            return impls.impls[i].execute(&pd, &ctx)
     return fail(dnnl_unimplemented, "no reorder between these descriptors")
 
 
@@ -219,15 +234,15 @@ cdef dnnl_status_t dnnl_reorder_primitive_desc_create(
             snprintf(msg, sizeof(msg), "reorder: dim %d differs: src %lld, dst %lld", d,
                      <long long>src.dims[d], <long long>dst.dims[d])
             return fail(dnnl_invalid_arguments, msg)
-    cdef op_desc_t desc
-    op_init(&desc, dnnl_reorder, dnnl_prop_kind_undef, dnnl_alg_kind_undef)
-    op_add_arg(&desc, DNNL_ARG_FROM, ARG_INPUT, src)
-    op_add_arg(&desc, DNNL_ARG_TO, ARG_OUTPUT, dst)
-    cdef dnnl_status_t st = pd_create(reorder_primitive_desc, src_engine, &desc,
-                                      &reorder_impls, attr, NULL)
-    if st == dnnl_success:
-        reorder_primitive_desc[0].src_engine = src_engine
-        reorder_primitive_desc[0].dst_engine = dst_engine
-        obj_retain(&src_engine.hdr)
-        obj_retain(&dst_engine.hdr)
-    return st
+    cdef reorder_desc_t desc
+    memset(&desc, 0, sizeof(desc))
+    desc.hdr.primitive_kind = dnnl_reorder
+    desc.hdr.refs[0] = &src_engine.hdr
+    desc.hdr.refs[1] = &dst_engine.hdr
+    desc.src_desc = src[0]
+    desc.dst_desc = dst[0]
+    cdef arg_spec_t args[2]
+    args[0] = arg_spec_t(DNNL_ARG_FROM, ARG_INPUT, src)
+    args[1] = arg_spec_t(DNNL_ARG_TO, ARG_OUTPUT, dst)
+    return pd_create(reorder_primitive_desc, src_engine, &desc.hdr, sizeof(desc), 2, args,
+                     attr, NULL)

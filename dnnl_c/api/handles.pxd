@@ -1,5 +1,5 @@
-# Shared by the Python-level API modules (_api*.pyx): handle objects and the
-# argument helpers.
+# Shared by the Python-level API modules (dnnl_c/api/*.pyx and each family's
+# api.pyx): handle objects and the argument helpers.
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport dnnl_status_t
@@ -39,6 +39,11 @@ cdef class dnnl_primitive_attr_t(_handle):
     pass
 
 
+cdef class dnnl_exec_arg_t:
+    cdef public int arg
+    cdef public object memory
+
+
 # The C pointer of an input handle of class cls (None is NULL); raises _BadArg.
 cdef c.obj_header *_in(object h, type cls, str name) except? NULL
 # The same, typed, for the arguments every primitive_desc_create takes.
@@ -64,3 +69,5 @@ cdef dnnl_status_t _bad(object e)
 cdef void _adopt_new(_handle out, c.obj_header *p)
 # The end of every *_primitive_desc_create wrapper: fills `out` on success.
 cdef dnnl_status_t _pd_created(dnnl_status_t st, _handle out, c.dnnl_primitive_desc_t pd)
+# The first n dims at p as a tuple.
+cdef tuple _dims_tuple(const c.dnnl_dim_t *p, int n)

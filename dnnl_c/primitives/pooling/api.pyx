@@ -2,12 +2,12 @@
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
-from dnnl_c._api cimport (_out, _bad, _opt_dims, _pd_created, _md, _engine, _attr, _hint,
+from dnnl_c.api.handles cimport (_out, _bad, _opt_dims, _pd_created, _md, _engine, _attr, _hint,
                           _spatial_dims, dnnl_primitive_desc_t)
-from dnnl_c.pooling cimport (dnnl_pooling_forward_primitive_desc_create as c_fwd,
+from dnnl_c.primitives.pooling.pooling cimport (dnnl_pooling_forward_primitive_desc_create as c_fwd,
                              dnnl_pooling_backward_primitive_desc_create as c_bwd)
 
-from dnnl_c._api import _BadArg
+from dnnl_c.api.handles import _BadArg
 
 
 def dnnl_pooling_forward_primitive_desc_create(primitive_desc, engine, prop_kind, alg_kind,

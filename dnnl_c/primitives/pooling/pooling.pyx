@@ -5,38 +5,19 @@
 
 from libc.stdio cimport snprintf
 from libc.stdint cimport int64_t, int32_t
+from libc.string cimport memset
 
 from dnnl_c.core cimport *
-from dnnl_c.reorder cimport reorder_md
+from dnnl_c.primitives.reorder.reorder cimport reorder_md
+from dnnl_c.primitives.pooling.desc cimport pooling_desc_t, pooling_desc, pooling_fast_conf_t
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 from dnnl_c.kernels.pooling cimport (pool_geom_t, pool_blocks_t, pool_view_t, pool_lowest,
                                      pool_fwd_blocked, pool_bwd_blocked, pool_bwd_slab,
                                      pool_fwd_ref, pool_bwd_ref)
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    /* oneDNN's output size rule, (in - ker_range + pad_l + pad_r) / str + 1
-       with C's division, in exact arithmetic: 1 when it gives `out`, 0 when
-       not, -1 when the extents leave the range the kernels compute in. */
-    static int cydnnl_pool_out_check(int64_t in, int64_t out, int64_t k, int64_t dil,
-                                     int64_t s, int64_t pl, int64_t pr) {
-    #ifdef __SIZEOF_INT128__
-        const __int128 lim = (__int128)1 << 61;
-        __int128 kr = 1 + ((__int128)k - 1) * ((__int128)dil + 1);
-        __int128 span = (__int128)in + pl + pr;
-        if (kr > lim || kr < -lim || span > lim || s > lim) return -1;
-        return (span - kr) / s + 1 == out;
-    #else
-        const int64_t lim = (int64_t)1 << 30;
-        if (k > lim || dil > lim || pl > lim || pr > lim || pr < -lim || s > lim
-                || in > lim) return -1;
-        return (in - (1 + (k - 1) * (dil + 1)) + pl + pr) / s + 1 == out;
-    #endif
-    }
-    """
+cdef extern from "primitives/pooling/pooling_shape.h" nogil:
     int cydnnl_pool_out_check(int64_t src, int64_t out, int64_t k, int64_t dil, int64_t s,
-                              int64_t pl, int64_t pr) nogil
+                              int64_t pl, int64_t pr)
 
 cdef enum:
     KIND_BLOCKED = 1    # one inner block, on channels (nChw8c, nCdhw16c, ...)
@@ -62,7 +43,7 @@ cdef inline md_t *out_md(const dnnl_primitive_desc *pd) noexcept nogil:
     return pd_md(pd, DNNL_ARG_DST if is_fwd(pd) else DNNL_ARG_DIFF_DST)
 
 
-cdef double kernel_volume(const op_desc_t *desc, int sp) noexcept nogil:
+cdef double kernel_volume(const pooling_desc_t *desc, int sp) noexcept nogil:
     cdef double v = 1
     cdef int i
     for i in range(sp):
@@ -70,7 +51,7 @@ cdef double kernel_volume(const op_desc_t *desc, int sp) noexcept nogil:
     return v
 
 
-cdef dnnl_data_type_t ws_data_type(const op_desc_t *desc, int sp) noexcept nogil:
+cdef dnnl_data_type_t ws_data_type(const pooling_desc_t *desc, int sp) noexcept nogil:
     # oneDNN's pooling_pd_t::indices_data_type
     return dnnl_u8 if kernel_volume(desc, sp) <= 255 else dnnl_s32
 
@@ -100,8 +81,8 @@ cdef dnnl_status_t resolve(dnnl_primitive_desc *pd) noexcept nogil:
     cdef pd_arg_t *a
     cdef dnnl_status_t st
     cdef int sp = data.ndims - 2
-    cdef bint is_max = pd.desc.alg_kind == dnnl_pooling_max
-    if kernel_volume(&pd.desc, sp) > WS_KVOL_LIMIT:
+    cdef bint is_max = pooling_desc(pd).alg_kind == dnnl_pooling_max
+    if kernel_volume(pooling_desc(pd), sp) > WS_KVOL_LIMIT:
         return fail(dnnl_unimplemented, "pooling: kernel volume beyond 2^31 - 1")
     if not is_fwd(pd) and md_is_any(data):
         if pd.hint != NULL and pd_md(pd.hint, DNNL_ARG_SRC).ndims == data.ndims:
@@ -123,20 +104,20 @@ cdef dnnl_status_t resolve(dnnl_primitive_desc *pd) noexcept nogil:
         return dnnl_success
     # dst's blocking, dense: dst itself may be a view into a bigger tensor
     ws = out[0]
-    ws.data_type = ws_data_type(&pd.desc, sp)
+    ws.data_type = ws_data_type(pooling_desc(pd), sp)
     if md_init_by_blocking(&ws, out) != dnnl_success:
         return dnnl_unimplemented
     if is_fwd(pd):
         if pd.desc.prop_kind == dnnl_forward_training:
             a = pd_add_arg(pd, DNNL_ARG_WORKSPACE, ARG_OUTPUT)
             if a == NULL:
-                return fail(dnnl_unimplemented, "pooling: too many arguments")
+                return fail(dnnl_out_of_memory, "pooling: out of memory")
             a.md.md = ws
         return dnnl_success
     # backward max reads the indices its forward pass wrote
     if pd.hint == NULL:
         return fail(dnnl_invalid_arguments, "pooling backward max needs hint_fwd_pd")
-    if pd.hint.desc.alg_kind != dnnl_pooling_max or \
+    if pooling_desc(pd.hint).alg_kind != dnnl_pooling_max or \
             pd.hint.desc.prop_kind != dnnl_forward_training:
         return fail(dnnl_unimplemented, "pooling backward max: hint_fwd_pd is not a max "
                     "pooling forward_training primitive descriptor, so it has no workspace")
@@ -147,7 +128,7 @@ cdef dnnl_status_t resolve(dnnl_primitive_desc *pd) noexcept nogil:
                     "or data type)")
     a = pd_add_arg(pd, DNNL_ARG_WORKSPACE, ARG_INPUT)
     if a == NULL:
-        return fail(dnnl_unimplemented, "pooling: too many arguments")
+        return fail(dnnl_out_of_memory, "pooling: out of memory")
     a.md.md = hint_ws[0]
     return dnnl_success
 
@@ -158,7 +139,7 @@ cdef void fill_geom(const dnnl_primitive_desc *pd, pool_geom_t *g) noexcept nogi
     cdef const md_t *out = out_md(pd)
     cdef int sp = data.ndims - 2
     cdef int i, j
-    g.alg = pd.desc.alg_kind
+    g.alg = pooling_desc(pd).alg_kind
     g.mb = data.dims[0]
     g.c = data.dims[1]
     for j in range(3):
@@ -173,10 +154,10 @@ cdef void fill_geom(const dnnl_primitive_desc *pd, pool_geom_t *g) noexcept nogi
         else:
             g.i[j] = data.dims[2 + i]
             g.o[j] = out.dims[2 + i]
-            g.k[j] = pd.desc.kernel[i]
-            g.s[j] = pd.desc.strides[i]
-            g.step[j] = pd.desc.dilates[i] + 1
-            g.p[j] = pd.desc.padding_l[i]
+            g.k[j] = pooling_desc(pd).kernel[i]
+            g.s[j] = pooling_desc(pd).strides[i]
+            g.step[j] = pooling_desc(pd).dilation[i] + 1
+            g.p[j] = pooling_desc(pd).padding_l[i]
 
 
 # ------------------------------------------------------------ cython:* (blocks)
@@ -240,13 +221,17 @@ cdef dnnl_status_t fast_init(dnnl_primitive_desc *pd, int kind) noexcept nogil:
         return fail(dnnl_unimplemented, "pooling: the workspace is laid out unlike dst")
     cdef pool_geom_t g
     cdef pool_blocks_t b
-    pd.params[0] = kind
+    cdef pooling_fast_conf_t *conf = <pooling_fast_conf_t *>pd_conf(
+        pd, sizeof(pooling_fast_conf_t))
+    if conf == NULL:
+        return fail(dnnl_out_of_memory, "pooling: out of memory")
+    conf.layout = kind
     # backward's threads each own a slab of f32 accumulators for bf16
-    pd.params[1] = max(omp_get_max_threads(), 1)
+    conf.nthr = max(omp_get_max_threads(), 1)
     if not is_fwd(pd) and data.data_type == dnnl_bf16:
         fill_geom(pd, &g)
         fill_blocks(data, kind, &b)
-        pd.scratchpad_size = pd.params[1] * pool_bwd_slab(&g, &b) * sizeof(float)
+        pd.scratchpad_size = conf.nthr * pool_bwd_slab(&g, &b) * sizeof(float)
     return dnnl_success
 
 
@@ -273,7 +258,8 @@ cdef void fill_view(const md_t *md, int kind, pool_view_t *v) noexcept nogil:
 
 cdef dnnl_status_t fast_execute(const dnnl_primitive_desc *pd,
                                 const exec_ctx_t *ctx) noexcept nogil:
-    cdef int kind = <int>pd.params[0]
+    cdef const pooling_fast_conf_t *conf = <const pooling_fast_conf_t *>pd.conf
+    cdef int kind = conf.layout
     cdef const md_t *data = data_md(pd)
     cdef const md_t *out = out_md(pd)
     cdef const md_t *ws_md = pd_md(pd, DNNL_ARG_WORKSPACE)
@@ -291,7 +277,7 @@ cdef dnnl_status_t fast_execute(const dnnl_primitive_desc *pd,
     else:
         pool_bwd_blocked(&g, &b, ctx_data(ctx, DNNL_ARG_DIFF_DST), &vd, ws,
                          ctx_data(ctx, DNNL_ARG_DIFF_SRC), &vs, <float *>ctx.scratchpad,
-                         <int>pd.params[1], data.data_type, ws_md.data_type)
+                         conf.nthr, data.data_type, ws_md.data_type)
     return dnnl_success
 
 
@@ -353,20 +339,35 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
     return reorder_md(<char *>x_data, &plain_data, ctx_data(ctx, DNNL_ARG_DIFF_SRC), data)
 
 
-cdef impl_list_t pooling_impls
-pooling_impls.n = 4
-pooling_impls.impls[0].name = "cython:blocked"
-pooling_impls.impls[0].init = blocked_init
-pooling_impls.impls[0].execute = fast_execute
-pooling_impls.impls[1].name = "cython:nhwc"
-pooling_impls.impls[1].init = nhwc_init
-pooling_impls.impls[1].execute = fast_execute
-pooling_impls.impls[2].name = "cython:plain"
-pooling_impls.impls[2].init = plain_init
-pooling_impls.impls[2].execute = fast_execute
-pooling_impls.impls[3].name = "ref:any"
-pooling_impls.impls[3].init = ref_init
-pooling_impls.impls[3].execute = ref_execute
+cdef dnnl_status_t pooling_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
+                                 int index, void *result) noexcept nogil:
+    cdef const pooling_desc_t *d = pooling_desc(pd)
+    if what == dnnl_query_alg_kind:
+        (<dnnl_alg_kind_t *>result)[0] = d.alg_kind
+    elif what == dnnl_query_strides:
+        (<const dnnl_dim_t **>result)[0] = &d.strides[0]
+    elif what == dnnl_query_kernel:
+        (<const dnnl_dim_t **>result)[0] = &d.kernel[0]
+    elif what == dnnl_query_dilations:
+        (<const dnnl_dim_t **>result)[0] = &d.dilation[0]
+    elif what == dnnl_query_padding_l:
+        (<const dnnl_dim_t **>result)[0] = &d.padding_l[0]
+    elif what == dnnl_query_padding_r:
+        (<const dnnl_dim_t **>result)[0] = &d.padding_r[0]
+    else:
+        return dnnl_unimplemented
+    return dnnl_success
+
+
+# The family's registration: the pooling kind and its implementation list.
+cdef primitive_kind_t pooling_kind
+pooling_kind.kind = dnnl_pooling
+pooling_kind.query = pooling_query
+impl_list_add(&pooling_kind.impls, "cython:blocked", blocked_init, fast_execute)
+impl_list_add(&pooling_kind.impls, "cython:nhwc", nhwc_init, fast_execute)
+impl_list_add(&pooling_kind.impls, "cython:plain", plain_init, fast_execute)
+impl_list_add(&pooling_kind.impls, "ref:any", ref_init, ref_execute)
+register_kind(&pooling_kind)
 
 
 # ------------------------------------------------------------ create
@@ -467,16 +468,23 @@ cdef dnnl_status_t check_problem(const char *who, dnnl_alg_kind_t alg, bint fwd,
     return dnnl_success
 
 
-cdef void fill_op(op_desc_t *desc, int sp, const dnnl_dim_t *strides, const dnnl_dim_t *kernel,
-                  const dnnl_dim_t *dilation, const dnnl_dim_t *padding_l,
-                  const dnnl_dim_t *padding_r) noexcept nogil:
-    cdef int i
+cdef void init_desc(pooling_desc_t *desc, dnnl_prop_kind_t prop_kind, dnnl_alg_kind_t alg_kind,
+                    const md_t *src, const md_t *dst, const dnnl_dim_t *strides,
+                    const dnnl_dim_t *kernel, const dnnl_dim_t *dilation,
+                    const dnnl_dim_t *padding_l, const dnnl_dim_t *padding_r) noexcept nogil:
+    cdef int i, sp = src.ndims - 2
+    memset(desc, 0, sizeof(pooling_desc_t))
+    desc.hdr.primitive_kind = dnnl_pooling
+    desc.hdr.prop_kind = prop_kind
+    desc.alg_kind = alg_kind
+    desc.src_desc = src[0]
+    desc.dst_desc = dst[0]
     if padding_r == NULL:
         padding_r = padding_l
     for i in range(sp):
         desc.strides[i] = strides[i]
         desc.kernel[i] = kernel[i]
-        desc.dilates[i] = dilation[i] if dilation != NULL else 0
+        desc.dilation[i] = dilation[i] if dilation != NULL else 0
         desc.padding_l[i] = padding_l[i]
         desc.padding_r[i] = padding_r[i]
 
@@ -495,12 +503,13 @@ cdef dnnl_status_t dnnl_pooling_forward_primitive_desc_create(
                                           padding_r)
     if st != dnnl_success:
         return st
-    cdef op_desc_t desc
-    op_init(&desc, dnnl_pooling, prop_kind, alg_kind)
-    fill_op(&desc, src_desc.md.ndims - 2, strides, kernel, dilation, padding_l, padding_r)
-    op_add_arg(&desc, DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &pooling_impls, attr, NULL)
+    cdef pooling_desc_t desc
+    init_desc(&desc, prop_kind, alg_kind, &src_desc.md, &dst_desc.md, strides, kernel,
+              dilation, padding_l, padding_r)
+    cdef arg_spec_t args[2]
+    args[0] = arg_spec_t(DNNL_ARG_SRC, ARG_INPUT, &src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_DST, ARG_OUTPUT, &dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), 2, args, attr, NULL)
 
 
 cdef dnnl_status_t dnnl_pooling_backward_primitive_desc_create(
@@ -519,9 +528,11 @@ cdef dnnl_status_t dnnl_pooling_backward_primitive_desc_create(
         st = check_hint(hint_fwd_pd, dnnl_pooling, alg_kind == dnnl_pooling_max)
     if st != dnnl_success:
         return st
-    cdef op_desc_t desc
-    op_init(&desc, dnnl_pooling, dnnl_backward_data, alg_kind)
-    fill_op(&desc, diff_src_desc.md.ndims - 2, strides, kernel, dilation, padding_l, padding_r)
-    op_add_arg(&desc, DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
-    op_add_arg(&desc, DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
-    return pd_create(primitive_desc, engine, &desc, &pooling_impls, attr, hint_fwd_pd)
+    cdef pooling_desc_t desc
+    init_desc(&desc, dnnl_backward_data, alg_kind, &diff_src_desc.md, &diff_dst_desc.md,
+              strides, kernel, dilation, padding_l, padding_r)
+    cdef arg_spec_t args[2]
+    args[0] = arg_spec_t(DNNL_ARG_DIFF_SRC, ARG_OUTPUT, &diff_src_desc.md)
+    args[1] = arg_spec_t(DNNL_ARG_DIFF_DST, ARG_INPUT, &diff_dst_desc.md)
+    return pd_create(primitive_desc, engine, &desc.hdr, sizeof(desc), 2, args, attr,
+                     hint_fwd_pd)

@@ -2,14 +2,14 @@
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
-from dnnl_c._api cimport (_out, _bad, _opt_dims, _pd_created, _md, _engine, _attr, _hint,
+from dnnl_c.api.handles cimport (_out, _bad, _opt_dims, _pd_created, _md, _engine, _attr, _hint,
                           _spatial_dims, dnnl_primitive_desc_t)
-from dnnl_c.convolution cimport (
+from dnnl_c.primitives.convolution.convolution cimport (
     dnnl_convolution_forward_primitive_desc_create as c_fwd,
     dnnl_convolution_backward_data_primitive_desc_create as c_bwd_data,
     dnnl_convolution_backward_weights_primitive_desc_create as c_bwd_weights)
 
-from dnnl_c._api import _BadArg
+from dnnl_c.api.handles import _BadArg
 
 
 def dnnl_convolution_forward_primitive_desc_create(

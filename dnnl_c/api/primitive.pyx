@@ -1,0 +1,96 @@
+# The Python-level C API on primitives: create, execute, destroy.
+
+from libc.stdint cimport int64_t, uintptr_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+
+cimport dnnl_c.core as c
+from dnnl_c.dnnl_types cimport *
+from dnnl_c.api.handles cimport *
+from dnnl_c.api.memory cimport _kept_buffer
+
+from dnnl_c.api.handles import _BadArg, DNNL_MEMORY_ALLOCATE
+import operator
+
+
+# ------------------------------------------------------------ primitives
+
+
+def dnnl_primitive_create(primitive, primitive_desc):
+    cdef c.dnnl_primitive_t p = NULL
+    c.cydnnl_clear_error()
+    try:
+        out = _out(primitive, dnnl_primitive_t, "primitive")
+        st = c.dnnl_primitive_create(&p, <c.const_dnnl_primitive_desc_t>_in(
+            primitive_desc, dnnl_primitive_desc_t, "primitive_desc"))
+    except _BadArg as err:
+        return _bad(err)
+    if st == dnnl_success:
+        _adopt_new(out, &p.hdr)
+    return st
+
+
+def dnnl_primitive_get_primitive_desc(primitive, primitive_desc):
+    cdef c.const_dnnl_primitive_desc_t pd = NULL
+    c.cydnnl_clear_error()
+    try:
+        out = _out(primitive_desc, dnnl_primitive_desc_t, "primitive_desc")
+        st = c.dnnl_primitive_get_primitive_desc(
+            <c.const_dnnl_primitive_t>_in(primitive, dnnl_primitive_t, "primitive"), &pd)
+    except _BadArg as err:
+        return _bad(err)
+    if st == dnnl_success:
+        out.adopt(<c.obj_header *>&pd.hdr)
+    return st
+
+
+def dnnl_primitive_destroy(primitive):
+    c.cydnnl_clear_error()
+    try:
+        return c.dnnl_primitive_destroy(
+            <c.dnnl_primitive_t>_in(primitive, dnnl_primitive_t, "primitive"))
+    except _BadArg as err:
+        return _bad(err)
+
+
+def dnnl_primitive_execute(primitive, stream, nargs, args):
+    """args: a sequence of dnnl_exec_arg_t (or (arg, memory) pairs); the
+    first nargs are used. Runs without the GIL."""
+    cdef c.const_dnnl_primitive_t prim
+    cdef c.dnnl_stream_t s
+    cdef c.dnnl_exec_arg_t *cargs = NULL
+    cdef int n, i
+    cdef dnnl_status_t st
+    c.cydnnl_clear_error()
+    try:
+        prim = <c.const_dnnl_primitive_t>_in(primitive, dnnl_primitive_t, "primitive")
+        s = <c.dnnl_stream_t>_in(stream, dnnl_stream_t, "stream")
+        n = operator.index(nargs)
+        items = [] if n == 0 else list(args)
+        if n < 0 or n > len(items):
+            _fail("nargs is %d but %d arguments are given" % (n, len(items)))
+        keep = []
+        cargs = <c.dnnl_exec_arg_t *>malloc((n + 1) * sizeof(c.dnnl_exec_arg_t))
+        if cargs == NULL:
+            raise MemoryError()
+        for i in range(n):
+            item = items[i]
+            if isinstance(item, dnnl_exec_arg_t):
+                arg, mem = (<dnnl_exec_arg_t>item).arg, (<dnnl_exec_arg_t>item).memory
+            else:
+                try:
+                    arg, mem = item
+                except (TypeError, ValueError):
+                    _fail("args[%d] must be a dnnl_exec_arg_t or an (arg, memory) pair" % i)
+            cargs[i].arg = operator.index(arg)
+            cargs[i].memory = <c.dnnl_memory_t>_in(mem, dnnl_memory_t, "args[%d].memory" % i)
+            keep.append(_kept_buffer(cargs[i].memory))
+    except (_BadArg, TypeError, OverflowError) as err:
+        free(cargs)
+        return _bad(err)
+    except MemoryError:
+        return dnnl_out_of_memory
+    with nogil:
+        st = c.dnnl_primitive_execute(prim, s, n, cargs)
+    free(cargs)
+    return st
