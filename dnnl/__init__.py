@@ -9,11 +9,20 @@ dnnl_unimplemented, ...) are here too.
 
 from dnnl_c._constants import *  # noqa: F401,F403
 
-from dnnl._common import (algorithm, engine, error, fpmath_mode, handle,  # noqa: F401
-                          primitive_attr, prop_kind, query, rnn_direction, rnn_flags,
-                          scratchpad_mode, status, stream)
+# One private module per section of dnnl.hpp; each imports only modules above it here
+# (_memory uses dnnl_c's reorder directly, as dnnl.reorder is built on memory). The
+# module names differ from the class names so that dnnl.memory etc. stay the classes
+# and `import dnnl._memory` gives the module.
+from dnnl._error import error  # noqa: F401
+from dnnl._enums import (algorithm, prop_kind, query, rnn_direction,  # noqa: F401
+                         rnn_flags, status)
+from dnnl._handle import handle  # noqa: F401
+from dnnl._engine import engine  # noqa: F401
+from dnnl._stream import stream  # noqa: F401
+from dnnl._attr import fpmath_mode, primitive_attr, scratchpad_mode  # noqa: F401
 from dnnl._memory import data_type_of, memory, numpy_dtype  # noqa: F401
-from dnnl._primitive import primitive, primitive_desc_base, reorder  # noqa: F401
+from dnnl._primitive import primitive, primitive_desc_base  # noqa: F401
+from dnnl._reorder import reorder  # noqa: F401
 from dnnl._eltwise import eltwise_backward, eltwise_forward  # noqa: F401
 from dnnl._convolution import (convolution_backward_data,  # noqa: F401
                                convolution_backward_weights, convolution_forward)

@@ -1,7 +1,8 @@
 """dnnl.eltwise_forward and dnnl.eltwise_backward."""
 
 import dnnl_c as c
-from dnnl._common import _c, algorithm, error, prop_kind
+from dnnl._error import error
+from dnnl._handle import _c
 from dnnl._primitive import _tail, _wrap_c_pd, primitive, primitive_desc_base
 
 

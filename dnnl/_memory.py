@@ -1,5 +1,6 @@
 """dnnl.memory and dnnl.memory.desc (oneDNN's dnnl::memory), and the bridge
-to NumPy."""
+to NumPy: dtype mapping, views of plain layouts, write()/read() of any
+layout."""
 
 import operator
 from enum import IntEnum
@@ -7,7 +8,11 @@ from enum import IntEnum
 import numpy as np
 
 import dnnl_c as c
-from dnnl._common import _c, _enum, engine, error, handle, stream
+from dnnl._engine import engine
+from dnnl._enums import _enum
+from dnnl._error import error
+from dnnl._handle import _c, handle
+from dnnl._stream import stream
 
 try:
     import ml_dtypes
@@ -311,11 +316,26 @@ def _default_stream():
 
 
 def _reorder_with_numpy(array, data_type, mem, to_memory):
-    """Reorders between a C-contiguous NumPy array and a memory."""
-    from dnnl._primitive import reorder
+    """Reorders between a C-contiguous NumPy array and a memory. Calls the C
+    API's reorder directly: dnnl.reorder sits above memory and is built on it."""
     if array.size == 0:
         return
     plain = desc(list(array.shape), data_type, [s // array.itemsize for s in array.strides])
     user = memory(plain, mem.get_engine(), array.reshape(-1).view(np.uint8))
     src, dst = (user, mem) if to_memory else (mem, user)
-    reorder(src, dst).execute(_default_stream(), src, dst)
+    src_md, dst_md = src.get_desc(), dst.get_desc()  # alive until the pd is made
+    pd = c.dnnl_primitive_desc_t()
+    error.wrap_c_api(c.dnnl_reorder_primitive_desc_create(
+        pd, src_md.get(), _c(src.get_engine()), dst_md.get(), _c(dst.get_engine()), None),
+        "could not create a primitive descriptor for a reorder primitive")
+    prim = c.dnnl_primitive_t()
+    try:
+        error.wrap_c_api(c.dnnl_primitive_create(prim, pd), "could not create a primitive")
+    finally:
+        c.dnnl_primitive_desc_destroy(pd)
+    try:
+        args = [(c.DNNL_ARG_FROM, _c(src)), (c.DNNL_ARG_TO, _c(dst))]
+        error.wrap_c_api(c.dnnl_primitive_execute(prim, _c(_default_stream()), 2, args),
+                         "could not execute a primitive")
+    finally:
+        c.dnnl_primitive_destroy(prim)

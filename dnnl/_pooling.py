@@ -1,7 +1,9 @@
 """dnnl.pooling_forward and dnnl.pooling_backward."""
 
 import dnnl_c as c
-from dnnl._common import _c, error, primitive_attr
+from dnnl._attr import primitive_attr
+from dnnl._error import error
+from dnnl._handle import _c
 from dnnl._memory import desc
 from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc_base
 

@@ -1,9 +1,14 @@
-"""dnnl.primitive_desc_base, dnnl.primitive and dnnl.reorder."""
+"""dnnl.primitive_desc_base and dnnl.primitive (oneDNN's dnnl::primitive),
+and the helpers every primitive family's primitive_desc uses: _wrap_c_pd()
+for the form over a dnnl_c pd handle, _tail() for the optional arguments."""
 
 import dnnl_c as c
-from dnnl._common import (_c, _enum, algorithm, engine, error, handle, primitive_attr,
-                          prop_kind, query, rnn_direction)
-from dnnl._memory import desc, memory
+from dnnl._attr import primitive_attr
+from dnnl._engine import engine
+from dnnl._enums import _enum, algorithm, prop_kind, query, rnn_direction
+from dnnl._error import error
+from dnnl._handle import _c, handle
+from dnnl._memory import desc
 
 
 class primitive_desc_base(handle):
@@ -229,49 +234,3 @@ class primitive(handle):
         error.wrap_c_api(c.dnnl_primitive_execute(self.get(), _c(astream), len(c_args),
                                                   c_args),
                          "could not execute a primitive")
-
-
-class reorder(primitive):
-    """oneDNN's dnnl::reorder: reorder(pd), reorder(src, dst[, attr])."""
-
-    class primitive_desc(primitive_desc_base):
-        """reorder.primitive_desc(src_engine, src_md, dst_engine, dst_md[, attr]),
-        reorder.primitive_desc(src, dst[, attr]) on memories, or over a
-        dnnl_c reorder pd handle."""
-
-        def __init__(self, *args, allow_empty=False):
-            super().__init__()
-            if _wrap_c_pd(self, args, c.dnnl_reorder):
-                return
-            if len(args) >= 2 and isinstance(args[0], memory):
-                src, dst = args[0], args[1]
-                attr = args[2] if len(args) > 2 else None
-                args = (src.get_engine(), src.get_desc(), dst.get_engine(), dst.get_desc(),
-                        attr)
-            if len(args) not in (4, 5):
-                raise error(c.dnnl_invalid_arguments,
-                            "reorder.primitive_desc takes (src_engine, src_md, dst_engine, "
-                            "dst_md[, attr]) or (src, dst[, attr])")
-            src_engine, src_md, dst_engine, dst_md = args[:4]
-            attr = args[4] if len(args) == 5 else None
-            pd = c.dnnl_primitive_desc_t()
-            st = c.dnnl_reorder_primitive_desc_create(pd, src_md.get(), _c(src_engine),
-                                                      dst_md.get(), _c(dst_engine), _c(attr))
-            self._create(st, pd, "a reorder primitive", allow_empty)
-
-        def get_src_engine(self):
-            return engine(c_engine=self._query(c.dnnl_query_reorder_src_engine), weak=True)
-
-        def get_dst_engine(self):
-            return engine(c_engine=self._query(c.dnnl_query_reorder_dst_engine), weak=True)
-
-    def __init__(self, *args):
-        if len(args) >= 2 and isinstance(args[0], memory):
-            args = (reorder.primitive_desc(*args),)
-        super().__init__(*args)
-
-    def execute(self, astream, *args):
-        """execute(stream, src, dst) or execute(stream, {arg: memory})."""
-        if len(args) == 2:
-            args = ({c.DNNL_ARG_FROM: args[0], c.DNNL_ARG_TO: args[1]},)
-        super().execute(astream, *args)

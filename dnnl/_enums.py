@@ -1,0 +1,33 @@
+"""The C++ API's enum classes built from the C enums (dnnl::status,
+prop_kind, algorithm, query, rnn_direction, rnn_flags), and _enum(), which
+the classes with nested enums (engine::kind, memory::data_type, ...) use."""
+
+from enum import IntEnum
+
+import dnnl_c as c
+from dnnl_c._constants import ENUMS, SENTINELS
+
+
+def _enum(name, ctype, strip, renames=None, extra=None):
+    members = {}
+    for cname, value in ENUMS[ctype].items():
+        if cname in SENTINELS:
+            continue
+        short = (renames or {}).get(cname)
+        if short is None:
+            short = cname[len(strip):] if cname.startswith(strip) else cname
+        members[short] = value
+    members.update(extra or {})
+    return IntEnum(name, members)
+
+
+status = _enum("status", "dnnl_status_t", "dnnl_")
+prop_kind = _enum("prop_kind", "dnnl_prop_kind_t", "dnnl_",
+                  {"dnnl_prop_kind_undef": "undef"})
+algorithm = _enum("algorithm", "dnnl_alg_kind_t", "dnnl_",
+                  {"dnnl_alg_kind_undef": "undef"})
+query = _enum("query", "dnnl_query_t", "dnnl_query_")
+rnn_direction = _enum("rnn_direction", "dnnl_rnn_direction_t", "dnnl_",
+                      {"dnnl_rnn_direction_undef": "undef"},
+                      extra={"unidirectional": c.dnnl_unidirectional_left2right})
+rnn_flags = _enum("rnn_flags", "dnnl_rnn_flags_t", "dnnl_rnn_flags_")

@@ -1,0 +1,35 @@
+"""dnnl.stream (oneDNN's dnnl::stream)."""
+
+import dnnl_c as c
+from dnnl._engine import engine
+from dnnl._enums import _enum
+from dnnl._error import error
+from dnnl._handle import _c, handle
+
+
+class stream(handle):
+    """oneDNN's dnnl::stream. Execution is synchronous, so wait() only
+    checks the stream."""
+
+    flags = _enum("flags", "dnnl_stream_flags_t", "dnnl_stream_")
+    _destroy = staticmethod(c.dnnl_stream_destroy)
+
+    def __init__(self, aengine=None, flags=None):
+        super().__init__()
+        if aengine is None:
+            return
+        h = c.dnnl_stream_t()
+        flags = stream.flags.default_flags if flags is None else flags
+        error.wrap_c_api(c.dnnl_stream_create(h, _c(aengine), int(flags)),
+                         "could not create a stream")
+        self._h = h
+
+    def get_engine(self):
+        e = c.dnnl_engine_t()
+        error.wrap_c_api(c.dnnl_stream_get_engine(self.get(), e),
+                         "could not get an engine from a stream object")
+        return engine(c_engine=e, weak=True)
+
+    def wait(self):
+        error.wrap_c_api(c.dnnl_stream_wait(self.get()), "could not wait on a stream")
+        return self
