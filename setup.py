@@ -77,7 +77,9 @@ def extensions():
 
 setup(
     packages=["dnnl_c", "dnnl_c.kernels", "dnnl"],
-    package_data={"dnnl_c": ["*.pxd", "*.h"], "dnnl_c.kernels": ["*.pxd", "*.h"]},
+    # kernels/include/*.h: the C kernel headers the .pxd files name
+    package_data={"dnnl_c": ["*.pxd", "*.h", "kernels/include/*.h"],
+                  "dnnl_c.kernels": ["*.pxd", "*.h"]},
     ext_modules=extensions(),
     cmdclass={"build_ext": BuildExt},
     zip_safe=False,
