@@ -1,8 +1,8 @@
 # SGEMM after Goto and van de Geijn: B is packed in kc x NR panels, A in
 # MR x kc panels, and an MR x NR tile of C stays in registers while the
 # micro-kernel walks k. The micro-kernel is a small C function with GCC vector
-# extensions (plain C loops elsewhere); blocking, packing and threading are
-# Cython.
+# extensions (plain C loops elsewhere), in kernels/include/gemm_kernels.h;
+# blocking, packing and threading are Cython.
 
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint16_t
@@ -13,80 +13,11 @@ from dnnl_c.kernels.bf16 cimport bf16_to_f32
 
 from dnnl_c.kernels.openmp cimport omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #include <string.h>
-    #if defined(__GNUC__) && defined(__AVX512F__)
-    #define CYDNNL_VEC 16
-    #elif defined(__GNUC__) && (defined(__AVX__) || defined(__SSE2__))
-    #define CYDNNL_VEC 8
-    #else
-    #define CYDNNL_VEC 0
-    #endif
-    /* 2 x VEC columns by MR rows of accumulators: 24 of AVX-512's 32
-       registers, 12 of AVX2's 16. */
-    #if CYDNNL_VEC == 16
-    #define CYDNNL_MR 12
-    #else
-    #define CYDNNL_MR 6
-    #endif
-    #define CYDNNL_NR (CYDNNL_VEC ? 2 * CYDNNL_VEC : 16)
-
-    #if CYDNNL_VEC
-    typedef float cydnnl_vf __attribute__((vector_size(CYDNNL_VEC * 4)));
-    static inline cydnnl_vf cydnnl_ld(const float *p) {
-        cydnnl_vf v; memcpy(&v, p, sizeof v); return v;
-    }
-    static inline void cydnnl_st(float *p, cydnnl_vf v) { memcpy(p, &v, sizeof v); }
-
-    /* c[MR x NR] = alpha * a_panel . b_panel + beta * c (beta == 0: c is not read).
-       a: kc x MR (packed), b: kc x NR (packed). The fixed-size loops unroll, so
-       the accumulators live in registers. */
-    static inline void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
-                                      int64_t ldc, float alpha, float beta) {
-        cydnnl_vf acc[CYDNNL_MR][2];
-        for (int i = 0; i < CYDNNL_MR; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
-        for (int64_t p = 0; p < kc; ++p) {
-            cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
-            #pragma GCC unroll 16
-            for (int i = 0; i < CYDNNL_MR; ++i) {
-                acc[i][0] += a[i] * b0;
-                acc[i][1] += a[i] * b1;
-            }
-            a += CYDNNL_MR;
-            b += CYDNNL_NR;
-        }
-        #pragma GCC unroll 16
-        for (int i = 0; i < CYDNNL_MR; ++i) {
-            float *r = c + i * ldc;
-            if (beta == 0.f) {
-                cydnnl_st(r, alpha * acc[i][0]);
-                cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1]);
-            } else {
-                cydnnl_st(r, alpha * acc[i][0] + beta * cydnnl_ld(r));
-                cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1] + beta * cydnnl_ld(r + CYDNNL_VEC));
-            }
-        }
-    }
-    #else
-    static inline void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
-                                      int64_t ldc, float alpha, float beta) {
-        float acc[CYDNNL_MR][CYDNNL_NR] = {{0}};
-        for (int64_t p = 0; p < kc; ++p)
-            for (int i = 0; i < CYDNNL_MR; ++i)
-                for (int j = 0; j < CYDNNL_NR; ++j)
-                    acc[i][j] += a[p * CYDNNL_MR + i] * b[p * CYDNNL_NR + j];
-        for (int i = 0; i < CYDNNL_MR; ++i)
-            for (int j = 0; j < CYDNNL_NR; ++j)
-                c[i * ldc + j] = alpha * acc[i][j] + (beta == 0.f ? 0.f : beta * c[i * ldc + j]);
-    }
-    #endif
-    """
+cdef extern from "kernels/include/gemm_kernels.h" nogil:
     int MR "CYDNNL_MR"
     int NR "CYDNNL_NR"
     void ukernel "cydnnl_ukernel"(int64_t kc, const float *a, const float *b, float *c,
-                                  int64_t ldc, float alpha, float beta) noexcept nogil
+                                  int64_t ldc, float alpha, float beta) noexcept
 
 DEF KC = 256
 DEF MC = 96          # a multiple of MR (6 and 12)

@@ -2,7 +2,8 @@
 # as written. The tiled kernels copy a tile of spatial positions, with every
 # channel, into rows where a position's channels are contiguous between
 # zeros; the rows lie end to end, so one flat pass of shifted vector loads
-# computes every window sum of the tile.
+# computes every window sum of the tile. The C row kernels are in
+# kernels/include/lrn_kernels.h.
 
 from cython.parallel cimport prange, parallel, threadid
 from libc.string cimport memset
@@ -12,211 +13,19 @@ from dnnl_c.dnnl_types cimport dnnl_bf16
 from dnnl_c.kernels.types cimport bf16_t, data_t, get, put
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
-cdef extern from *:
-    """
-    #include <math.h>
-    #include <stdint.h>
-    #if defined(__AVX512F__) || defined(__AVX__)
-    #include <immintrin.h>
-    #endif
-    #if defined(__FMA__)
-    #define CYDNNL_LRN_MADD(a, b, c) fmaf((a), (b), (c))
-    #else
-    #define CYDNNL_LRN_MADD(a, b, c) ((a) * (b) + (c))
-    #endif
-
-    /* Row copies with conversion; __restrict lets gcc vectorise them. The bf16
-       converters come from kernels/bf16.pxd, whose code precedes this. */
-    static inline void cydnnl_lrn_in_f32(float *__restrict d, const float *__restrict s,
-                                         int64_t n) {
-        for (int64_t i = 0; i < n; i++) d[i] = s[i];
-    }
-    static inline void cydnnl_lrn_in_bf16(float *__restrict d, const uint16_t *__restrict s,
-                                          int64_t n) {
-        for (int64_t i = 0; i < n; i++) d[i] = cydnnl_bf16_to_f32(s[i]);
-    }
-    static inline void cydnnl_lrn_out_f32(float *__restrict d, const float *__restrict s,
-                                          int64_t n) {
-        for (int64_t i = 0; i < n; i++) d[i] = s[i];
-    }
-    static inline void cydnnl_lrn_out_bf16(uint16_t *__restrict d, const float *__restrict s,
-                                           int64_t n) {
-        for (int64_t i = 0; i < n; i++) d[i] = cydnnl_f32_to_bf16(s[i]);
-    }
-
-    /* oneDNN's fast path for beta = 0.75: omega^-3/4 from two square roots. */
-    static inline float cydnnl_lrn_pow_neg(float omega, float beta) {
-        if (beta == 0.75f) {
-            float s = sqrtf(omega);
-            return 1.0f / (s * sqrtf(s));
-        }
-        return 1.0f / powf(omega, beta);
-    }
-
-    /* Vector registers where the build has them: gcc does not vectorise
-       sqrtf while it may set errno. The scalar tails compute the same
-       expressions, and IEEE sqrt and division round alike at every width. */
-    #if defined(__AVX512F__)
-    #define CYDNNL_LRN_VW 16
-    typedef __m512 cydnnl_lrn_v;
-    #define CYDNNL_LRN_VLOAD _mm512_loadu_ps
-    #define CYDNNL_LRN_VSTORE _mm512_storeu_ps
-    #define CYDNNL_LRN_VSET1 _mm512_set1_ps
-    #define CYDNNL_LRN_VZERO _mm512_setzero_ps
-    #define CYDNNL_LRN_VMUL _mm512_mul_ps
-    #define CYDNNL_LRN_VADD _mm512_add_ps
-    #define CYDNNL_LRN_VSUB _mm512_sub_ps
-    #define CYDNNL_LRN_VDIV _mm512_div_ps
-    #define CYDNNL_LRN_VSQRT _mm512_sqrt_ps
-    #define CYDNNL_LRN_VMADD _mm512_fmadd_ps
-    #elif defined(__AVX__)
-    #define CYDNNL_LRN_VW 8
-    typedef __m256 cydnnl_lrn_v;
-    #define CYDNNL_LRN_VLOAD _mm256_loadu_ps
-    #define CYDNNL_LRN_VSTORE _mm256_storeu_ps
-    #define CYDNNL_LRN_VSET1 _mm256_set1_ps
-    #define CYDNNL_LRN_VZERO _mm256_setzero_ps
-    #define CYDNNL_LRN_VMUL _mm256_mul_ps
-    #define CYDNNL_LRN_VADD _mm256_add_ps
-    #define CYDNNL_LRN_VSUB _mm256_sub_ps
-    #define CYDNNL_LRN_VDIV _mm256_div_ps
-    #define CYDNNL_LRN_VSQRT _mm256_sqrt_ps
-    #if defined(__FMA__)
-    #define CYDNNL_LRN_VMADD _mm256_fmadd_ps
-    #else
-    #define CYDNNL_LRN_VMADD(a, b, c) _mm256_add_ps(_mm256_mul_ps((a), (b)), (c))
-    #endif
-    #endif
-
-    /* omega_i = k + scale * sum_{j=-h..h} x[i+j]^2 */
-    static inline float cydnnl_lrn_omega(const float *x, int64_t h, float k, float scale) {
-        float acc = 0.0f;
-        for (int64_t j = -h; j <= h; j++)
-            acc = CYDNNL_LRN_MADD(x[j], x[j], acc);
-        return CYDNNL_LRN_MADD(scale, acc, k);
-    }
-    #ifdef CYDNNL_LRN_VW
-    static inline cydnnl_lrn_v cydnnl_lrn_vomega(const float *x, int64_t h, cydnnl_lrn_v k,
-                                                 cydnnl_lrn_v scale) {
-        cydnnl_lrn_v acc = CYDNNL_LRN_VZERO();
-        for (int64_t j = -h; j <= h; j++) {
-            cydnnl_lrn_v v = CYDNNL_LRN_VLOAD(x + j);
-            acc = CYDNNL_LRN_VMADD(v, v, acc);
-        }
-        return CYDNNL_LRN_VMADD(scale, acc, k);
-    }
-    static inline cydnnl_lrn_v cydnnl_lrn_vpow075(cydnnl_lrn_v omega) {
-        cydnnl_lrn_v s = CYDNNL_LRN_VSQRT(omega);
-        return CYDNNL_LRN_VDIV(CYDNNL_LRN_VSET1(1.0f), CYDNNL_LRN_VMUL(s, CYDNNL_LRN_VSQRT(s)));
-    }
-    #endif
-
-    /* Forward over n flat positions: y[i] = x[i] * omega_i^-beta. x is read
-       from x - h to x + n + h. */
-    static void cydnnl_lrn_fwd_run(float *y, const float *x, int64_t n, int64_t h, float k,
-                                   float scale, float beta) {
-        int64_t i = 0;
-    #ifdef CYDNNL_LRN_VW
-        const cydnnl_lrn_v vk = CYDNNL_LRN_VSET1(k), vs = CYDNNL_LRN_VSET1(scale);
-        if (beta == 0.75f) {
-            for (; i + CYDNNL_LRN_VW <= n; i += CYDNNL_LRN_VW) {
-                cydnnl_lrn_v f = cydnnl_lrn_vpow075(cydnnl_lrn_vomega(x + i, h, vk, vs));
-                CYDNNL_LRN_VSTORE(y + i, CYDNNL_LRN_VMUL(CYDNNL_LRN_VLOAD(x + i), f));
-            }
-        } else {
-            /* window sums in vectors, powf one by one */
-            for (; i + CYDNNL_LRN_VW <= n; i += CYDNNL_LRN_VW)
-                CYDNNL_LRN_VSTORE(y + i, cydnnl_lrn_vomega(x + i, h, vk, vs));
-            for (int64_t q = 0; q < i; q++)
-                y[q] = x[q] * cydnnl_lrn_pow_neg(y[q], beta);
-        }
-    #endif
-        for (; i < n; i++)
-            y[i] = x[i] * cydnnl_lrn_pow_neg(cydnnl_lrn_omega(x + i, h, k, scale), beta);
-    }
-
-    /* Backward, first pass over n flat positions: a[i] = dd[i] * omega_i^-beta
-       (in place of dd), b[i] = x[i] * a[i] / omega_i. */
-    static void cydnnl_lrn_bwd_run1(float *dd, float *b, const float *x, int64_t n, int64_t h,
-                                    float k, float scale, float beta) {
-        int64_t i = 0;
-        float omega, a;
-    #ifdef CYDNNL_LRN_VW
-        const cydnnl_lrn_v vk = CYDNNL_LRN_VSET1(k), vs = CYDNNL_LRN_VSET1(scale);
-        if (beta == 0.75f) {
-            /* r = omega^-7/4 with one division: omega^-3/4 = omega * r and
-               x * a / omega = x * dd * r */
-            for (; i + CYDNNL_LRN_VW <= n; i += CYDNNL_LRN_VW) {
-                cydnnl_lrn_v om = cydnnl_lrn_vomega(x + i, h, vk, vs);
-                cydnnl_lrn_v s = CYDNNL_LRN_VSQRT(om);
-                cydnnl_lrn_v r = CYDNNL_LRN_VDIV(CYDNNL_LRN_VSET1(1.0f), CYDNNL_LRN_VMUL(
-                    CYDNNL_LRN_VMUL(om, s), CYDNNL_LRN_VSQRT(s)));
-                cydnnl_lrn_v vd = CYDNNL_LRN_VLOAD(dd + i);
-                CYDNNL_LRN_VSTORE(dd + i, CYDNNL_LRN_VMUL(CYDNNL_LRN_VMUL(om, r), vd));
-                CYDNNL_LRN_VSTORE(b + i, CYDNNL_LRN_VMUL(
-                    CYDNNL_LRN_VMUL(CYDNNL_LRN_VLOAD(x + i), vd), r));
-            }
-        } else {
-            for (; i + CYDNNL_LRN_VW <= n; i += CYDNNL_LRN_VW)
-                CYDNNL_LRN_VSTORE(b + i, cydnnl_lrn_vomega(x + i, h, vk, vs));
-            for (int64_t q = 0; q < i; q++) {
-                omega = b[q];
-                a = cydnnl_lrn_pow_neg(omega, beta) * dd[q];
-                dd[q] = a;
-                b[q] = x[q] * a / omega;
-            }
-        }
-    #endif
-        for (; i < n; i++) {
-            omega = cydnnl_lrn_omega(x + i, h, k, scale);
-            if (beta == 0.75f) {
-                float s = sqrtf(omega);
-                float r = 1.0f / (omega * s * sqrtf(s));
-                b[i] = x[i] * dd[i] * r;
-                dd[i] = omega * r * dd[i];
-            } else {
-                a = cydnnl_lrn_pow_neg(omega, beta) * dd[i];
-                dd[i] = a;
-                b[i] = x[i] * a / omega;
-            }
-        }
-    }
-
-    /* Backward, second pass: a[i] -= coef * x[i] * sum_{j=-h..h} b[i+j]. */
-    static void cydnnl_lrn_bwd_run2(float *a, const float *b, const float *x, int64_t n,
-                                    int64_t h, float coef) {
-        int64_t i = 0, j;
-        float acc;
-    #ifdef CYDNNL_LRN_VW
-        const cydnnl_lrn_v vc = CYDNNL_LRN_VSET1(coef);
-        for (; i + CYDNNL_LRN_VW <= n; i += CYDNNL_LRN_VW) {
-            cydnnl_lrn_v vacc = CYDNNL_LRN_VZERO();
-            for (j = -h; j <= h; j++)
-                vacc = CYDNNL_LRN_VADD(vacc, CYDNNL_LRN_VLOAD(b + i + j));
-            CYDNNL_LRN_VSTORE(a + i, CYDNNL_LRN_VSUB(CYDNNL_LRN_VLOAD(a + i), CYDNNL_LRN_VMUL(
-                CYDNNL_LRN_VMUL(vc, CYDNNL_LRN_VLOAD(x + i)), vacc)));
-        }
-    #endif
-        for (; i < n; i++) {
-            acc = 0.0f;
-            for (j = -h; j <= h; j++)
-                acc += b[i + j];
-            a[i] = a[i] - coef * x[i] * acc;
-        }
-    }
-    """
-    void in_f32 "cydnnl_lrn_in_f32"(float *d, const float *s, int64_t n) noexcept nogil
-    void in_bf16 "cydnnl_lrn_in_bf16"(float *d, const bf16_t *s, int64_t n) noexcept nogil
-    void out_f32 "cydnnl_lrn_out_f32"(float *d, const float *s, int64_t n) noexcept nogil
-    void out_bf16 "cydnnl_lrn_out_bf16"(bf16_t *d, const float *s, int64_t n) noexcept nogil
-    float c_pow_neg "cydnnl_lrn_pow_neg"(float omega, float beta) noexcept nogil
+cdef extern from "kernels/include/lrn_kernels.h" nogil:
+    void in_f32 "cydnnl_lrn_in_f32"(float *d, const float *s, int64_t n) noexcept
+    void in_bf16 "cydnnl_lrn_in_bf16"(float *d, const bf16_t *s, int64_t n) noexcept
+    void out_f32 "cydnnl_lrn_out_f32"(float *d, const float *s, int64_t n) noexcept
+    void out_bf16 "cydnnl_lrn_out_bf16"(bf16_t *d, const float *s, int64_t n) noexcept
+    float c_pow_neg "cydnnl_lrn_pow_neg"(float omega, float beta) noexcept
     void fwd_run "cydnnl_lrn_fwd_run"(float *y, const float *x, int64_t n, int64_t h, float k,
-                                      float scale, float beta) noexcept nogil
+                                      float scale, float beta) noexcept
     void bwd_run1 "cydnnl_lrn_bwd_run1"(float *dd, float *b, const float *x, int64_t n,
                                         int64_t h, float k, float scale,
-                                        float beta) noexcept nogil
+                                        float beta) noexcept
     void bwd_run2 "cydnnl_lrn_bwd_run2"(float *a, const float *b, const float *x, int64_t n,
-                                        int64_t h, float coef) noexcept nogil
+                                        int64_t h, float coef) noexcept
 
 
 cdef float lrn_pow_neg(float omega, float beta) noexcept nogil:

@@ -1,18 +1,8 @@
-# OpenMP where the build has it; one thread where it has not.
+# OpenMP where the build has it; one thread where it has not (see
+# kernels/include/cydnnl_common.h).
 
-cdef extern from *:
-    """
-    #ifdef _OPENMP
-    #include <omp.h>
-    #define CYDNNL_OPENMP 1
-    #else
-    #define CYDNNL_OPENMP 0
-    static inline int omp_get_max_threads(void) { return 1; }
-    static inline int omp_get_thread_num(void) { return 0; }
-    static inline int omp_get_num_threads(void) { return 1; }
-    #endif
-    """
+cdef extern from "kernels/include/cydnnl_common.h" nogil:
     bint CYDNNL_OPENMP
-    int omp_get_max_threads() noexcept nogil
-    int omp_get_thread_num() noexcept nogil
-    int omp_get_num_threads() noexcept nogil
+    int omp_get_max_threads() noexcept
+    int omp_get_thread_num() noexcept
+    int omp_get_num_threads() noexcept

@@ -5,7 +5,8 @@
 # extensions (8 or 16 lanes; four pixels at a time forward); border pixels
 # take bounds-checked loops. Backward scatters into windows that overlap, so
 # it runs in parallel over (n, channel block) only, each owning its part of
-# diff_src. The reference works on plain f32 with plain loops.
+# diff_src. The reference works on plain f32 with plain loops. The C
+# kernels are in kernels/include/pool_kernels.h.
 
 from cython.parallel cimport prange, threadid
 from libc.string cimport memcpy, memset
@@ -16,514 +17,95 @@ from dnnl_c.dnnl_types cimport *
 from dnnl_c.kernels.types cimport bf16_t, data_t, get, put
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #include <string.h>
-    #include "kernels/cydnnl_bf16.h"
-    #if defined(__AVX2__) && !defined(CYDNNL_PLAIN_KERNELS)
-    #include <immintrin.h>
-    #endif
-    /* Window kernels for pixels whose whole window lies inside src: taps at
-       toff[0..nt) from the window origin, in flat (kd, kh, kw) order, lanes
-       of contiguous channels at each tap. */
-    static inline float cydnnl_pool_ld_f32(const float *p, int64_t i) { return p[i]; }
-    static inline float cydnnl_pool_ld_bf16(const uint16_t *p, int64_t i) {
-        return cydnnl_bf16_to_f32(p[i]);
-    }
-
-    /* ---- any lane count n <= 64: plain loops ---- */
-    #define CYDNNL_POOL_N(SUFFIX, T, LD)                                                  \\
-    static inline void cydnnl_pool_max_##SUFFIX##_n(                                     \\
-            const T *__restrict__ s, const int64_t *__restrict__ toff, int64_t nt,       \\
-            float lowest, float *__restrict__ acc, int32_t *__restrict__ idx, int64_t n) {\\
-        for (int64_t i = 0; i < n; i++) { acc[i] = lowest; idx[i] = 0; }                \\
-        for (int64_t t = 0; t < nt; t++) {                                               \\
-            const T *p = s + toff[t];                                                    \\
-            for (int64_t i = 0; i < n; i++) {                                            \\
-                float v = LD(p, i);                                                      \\
-                int gt = v > acc[i];                                                     \\
-                acc[i] = gt ? v : acc[i];                                                \\
-                idx[i] = gt ? (int32_t)t : idx[i];                                       \\
-            }                                                                            \\
-        }                                                                                \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_sum_##SUFFIX##_n(                                     \\
-            const T *__restrict__ s, const int64_t *__restrict__ toff, int64_t nt,       \\
-            float *__restrict__ acc, int64_t n) {                                        \\
-        for (int64_t i = 0; i < n; i++) acc[i] = 0;                                     \\
-        for (int64_t t = 0; t < nt; t++) {                                               \\
-            const T *p = s + toff[t];                                                    \\
-            for (int64_t i = 0; i < n; i++) acc[i] += LD(p, i);                         \\
-        }                                                                                \\
-    }
-    CYDNNL_POOL_N(f32, float, cydnnl_pool_ld_f32)
-    CYDNNL_POOL_N(bf16, uint16_t, cydnnl_pool_ld_bf16)
-    static inline void cydnnl_pool_add_n(float *__restrict__ acc,
-            const int64_t *__restrict__ toff, int64_t nt, const float *__restrict__ v,
-            int64_t n) {
-        for (int64_t t = 0; t < nt; t++) {
-            float *p = acc + toff[t];
-            for (int64_t i = 0; i < n; i++) p[i] += v[i];
-        }
-    }
-
-    #if defined(__GNUC__) && !defined(CYDNNL_PLAIN_KERNELS)
-    /* ---- 8 and 16 lanes with GCC vector extensions: gcc turns plain 8- or
-       16-lane loops into scalar code here rather than vectorising them ---- */
-    typedef float cydnnl_pf8 __attribute__((vector_size(32)));
-    typedef int32_t cydnnl_pi8 __attribute__((vector_size(32)));
-    typedef uint16_t cydnnl_pu8 __attribute__((vector_size(16)));
-    typedef uint32_t cydnnl_pw8 __attribute__((vector_size(32)));
-    typedef float cydnnl_pf16 __attribute__((vector_size(64)));
-    typedef int32_t cydnnl_pi16 __attribute__((vector_size(64)));
-    typedef uint16_t cydnnl_pu16 __attribute__((vector_size(32)));
-    typedef uint32_t cydnnl_pw16 __attribute__((vector_size(64)));
-    #define CYDNNL_POOL_LOAD_f32(L, p) ({                                                  \\
-        cydnnl_pf##L v_; memcpy(&v_, (p), sizeof(v_)); v_; })
-    /* bf16 lanes widened to f32: one vpmovzxwd where the ISA has it (gcc's
-       __builtin_convertvector takes four instructions for 16 lanes) */
-    static inline void cydnnl_pool_load_bf16_16(cydnnl_pf16 *out, const uint16_t *p) {
-    #if defined(__AVX512F__)
-        *out = (cydnnl_pf16)_mm512_slli_epi32(
-            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)), 16);
-    #else
-        cydnnl_pu16 h;
-        memcpy(&h, p, sizeof(h));
-        *out = (cydnnl_pf16)(__builtin_convertvector(h, cydnnl_pw16) << 16);
-    #endif
-    }
-    static inline void cydnnl_pool_load_bf16_8(cydnnl_pf8 *out, const uint16_t *p) {
-    #if defined(__AVX2__)
-        *out = (cydnnl_pf8)_mm256_slli_epi32(
-            _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)), 16);
-    #else
-        cydnnl_pu8 h;
-        memcpy(&h, p, sizeof(h));
-        *out = (cydnnl_pf8)(__builtin_convertvector(h, cydnnl_pw8) << 16);
-    #endif
-    }
-    #define CYDNNL_POOL_LOAD_bf16(L, p) ({                                                 \\
-        cydnnl_pf##L v_; cydnnl_pool_load_bf16_##L(&v_, (p)); v_; })
-    /* u8 <-> s32 lanes: gcc's __builtin_convertvector goes scalar for these */
-    static inline void cydnnl_pool_widen_u8_8(cydnnl_pi8 *out, const uint8_t *w) {
-    #if defined(__AVX2__)
-        *out = (cydnnl_pi8)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)w));
-    #else
-        for (int i = 0; i < 8; i++) (*out)[i] = w[i];
-    #endif
-    }
-    static inline void cydnnl_pool_widen_u8_16(cydnnl_pi16 *out, const uint8_t *w) {
-    #if defined(__AVX512F__)
-        *out = (cydnnl_pi16)_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)w));
-    #else
-        cydnnl_pi8 a, b;
-        cydnnl_pool_widen_u8_8(&a, w);
-        cydnnl_pool_widen_u8_8(&b, w + 8);
-        memcpy(out, &a, sizeof(a));
-        memcpy((char *)out + sizeof(a), &b, sizeof(b));
-    #endif
-    }
-    static inline void cydnnl_pool_ws_u8_16(uint8_t *__restrict__ w,
-                                            const int32_t *__restrict__ idx) {
-    #if defined(__AVX512F__)
-        _mm_storeu_si128((__m128i *)w, _mm512_cvtepi32_epi8(_mm512_loadu_si512(idx)));
-    #else
-        for (int i = 0; i < 16; i++) w[i] = (uint8_t)idx[i];
-    #endif
-    }
-    static inline void cydnnl_pool_ws_u8_8(uint8_t *__restrict__ w,
-                                           const int32_t *__restrict__ idx) {
-    #if defined(__AVX512F__) && defined(__AVX512VL__)
-        _mm_storel_epi64((__m128i *)w,
-                         _mm256_cvtepi32_epi8(_mm256_loadu_si256((const __m256i *)idx)));
-    #else
-        for (int i = 0; i < 8; i++) w[i] = (uint8_t)idx[i];
-    #endif
-    }
-    static inline void cydnnl_pool_ws_to_s32_u8_16(int32_t *k, const uint8_t *w) {
-        cydnnl_pi16 x;
-        cydnnl_pool_widen_u8_16(&x, w);
-        memcpy(k, &x, sizeof(x));
-    }
-    static inline void cydnnl_pool_ws_to_s32_u8_8(int32_t *k, const uint8_t *w) {
-        cydnnl_pi8 x;
-        cydnnl_pool_widen_u8_8(&x, w);
-        memcpy(k, &x, sizeof(x));
-    }
-    /* max: strict >, so the first maximum in tap order keeps its index */
-    #define CYDNNL_POOL_SELECT(L, m, a, b) ((cydnnl_pi##L)(a) & (m)) | ((cydnnl_pi##L)(b) & ~(m))
-    #define CYDNNL_POOL_FWD(DT, T, L)                                                     \\
-    static inline void cydnnl_pool_max_##DT##_##L(                                       \\
-            const T *__restrict__ s, const int64_t *__restrict__ toff, int64_t nt,       \\
-            float lowest, float *__restrict__ acc, int32_t *__restrict__ idx) {           \\
-        cydnnl_pf##L a = (cydnnl_pf##L){} + lowest;                                       \\
-        cydnnl_pi##L ix = (cydnnl_pi##L){};                                               \\
-        for (int64_t t = 0; t < nt; t++) {                                               \\
-            cydnnl_pf##L v = CYDNNL_POOL_LOAD_##DT(L, s + toff[t]);                      \\
-            cydnnl_pi##L gt = v > a;                                                     \\
-            a = (cydnnl_pf##L)(CYDNNL_POOL_SELECT(L, gt, v, a));                         \\
-            ix = CYDNNL_POOL_SELECT(L, gt, (cydnnl_pi##L){} + (int32_t)t, ix);            \\
-        }                                                                                \\
-        memcpy(acc, &a, sizeof(a));                                                      \\
-        memcpy(idx, &ix, sizeof(ix));                                                    \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_sum_##DT##_##L(                                       \\
-            const T *__restrict__ s, const int64_t *__restrict__ toff, int64_t nt,       \\
-            float *__restrict__ acc) {                                                   \\
-        cydnnl_pf##L a = (cydnnl_pf##L){};                                                \\
-        for (int64_t t = 0; t < nt; t++) a += CYDNNL_POOL_LOAD_##DT(L, s + toff[t]);     \\
-        memcpy(acc, &a, sizeof(a));                                                      \\
-    }                                                                                    \\
-    /* four pixels along w (windows ps apart): independent compare/select     */         \\
-    /* chains hide each other's latency                                       */         \\
-    static inline void cydnnl_pool_max4_##DT##_##L(                                      \\
-            const T *__restrict__ s, int64_t ps, const int64_t *__restrict__ toff,       \\
-            int64_t nt, float lowest, float *__restrict__ acc,                           \\
-            int32_t *__restrict__ idx) {                                                 \\
-        cydnnl_pf##L a[4];                                                               \\
-        cydnnl_pi##L ix[4];                                                              \\
-        for (int j = 0; j < 4; j++) {                                                    \\
-            a[j] = (cydnnl_pf##L){} + lowest;                                             \\
-            ix[j] = (cydnnl_pi##L){};                                                     \\
-        }                                                                                \\
-        for (int64_t t = 0; t < nt; t++) {                                               \\
-            const T *p = s + toff[t];                                                    \\
-            cydnnl_pi##L tv = (cydnnl_pi##L){} + (int32_t)t;                              \\
-            for (int j = 0; j < 4; j++) {                                                \\
-                cydnnl_pf##L v = CYDNNL_POOL_LOAD_##DT(L, p + j * ps);                   \\
-                cydnnl_pi##L gt = v > a[j];                                              \\
-                a[j] = (cydnnl_pf##L)(CYDNNL_POOL_SELECT(L, gt, v, a[j]));               \\
-                ix[j] = CYDNNL_POOL_SELECT(L, gt, tv, ix[j]);                            \\
-            }                                                                            \\
-        }                                                                                \\
-        memcpy(acc, a, sizeof(a));                                                       \\
-        memcpy(idx, ix, sizeof(ix));                                                     \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_sum4_##DT##_##L(                                      \\
-            const T *__restrict__ s, int64_t ps, const int64_t *__restrict__ toff,       \\
-            int64_t nt, float *__restrict__ acc) {                                       \\
-        cydnnl_pf##L a[4];                                                               \\
-        for (int j = 0; j < 4; j++) a[j] = (cydnnl_pf##L){};                              \\
-        for (int64_t t = 0; t < nt; t++)                                                 \\
-            for (int j = 0; j < 4; j++)                                                  \\
-                a[j] += CYDNNL_POOL_LOAD_##DT(L, s + toff[t] + j * ps);                  \\
-        memcpy(acc, a, sizeof(a));                                                       \\
-    }                                                                                    \\
-    /* backward, reading diff_dst (and ws) straight from memory               */         \\
-    static inline void cydnnl_pool_avgbwd_##DT##_##L(float *__restrict__ acc,            \\
-            const int64_t *__restrict__ toff, int64_t nt, const T *__restrict__ dd,      \\
-            float div) {                                                                 \\
-        cydnnl_pf##L d = CYDNNL_POOL_LOAD_##DT(L, dd) / div;                             \\
-        for (int64_t t = 0; t < nt; t++) {                                               \\
-            cydnnl_pf##L y;                                                              \\
-            memcpy(&y, acc + toff[t], sizeof(y));                                        \\
-            y += d;                                                                      \\
-            memcpy(acc + toff[t], &y, sizeof(y));                                        \\
-        }                                                                                \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_maxbwd_u8_##DT##_##L(float *__restrict__ acc,         \\
-            const int64_t *__restrict__ toff, int64_t nt, const T *__restrict__ dd,      \\
-            const uint8_t *__restrict__ ws) {                                            \\
-        cydnnl_pf##L d = CYDNNL_POOL_LOAD_##DT(L, dd);                                   \\
-        cydnnl_pi##L k;                                                                  \\
-        cydnnl_pool_widen_u8_##L(&k, ws);                                                \\
-        cydnnl_pool_maskadd_##L(acc, toff, nt, &d, &k);                                  \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_maxbwd_s32_##DT##_##L(float *__restrict__ acc,        \\
-            const int64_t *__restrict__ toff, int64_t nt, const T *__restrict__ dd,      \\
-            const int32_t *__restrict__ ws) {                                            \\
-        cydnnl_pf##L d = CYDNNL_POOL_LOAD_##DT(L, dd);                                   \\
-        cydnnl_pi##L k;                                                                  \\
-        memcpy(&k, ws, sizeof(k));                                                       \\
-        cydnnl_pool_maskadd_##L(acc, toff, nt, &d, &k);                                  \\
-    }
-    /* max backward: lane i adds d[i] at tap k[i], as masked adds over every
-       tap (scatters do not vectorise); lanes with k outside [0, nt) add 0 */
-    #define CYDNNL_POOL_LANES(L)                                                          \\
-    static inline void cydnnl_pool_maskadd_##L(float *__restrict__ acc,                  \\
-            const int64_t *__restrict__ toff, int64_t nt, const cydnnl_pf##L *d,         \\
-            const cydnnl_pi##L *k) {                                                     \\
-        for (int64_t t = 0; t < nt; t++) {                                               \\
-            cydnnl_pf##L y;                                                              \\
-            cydnnl_pi##L m = *k == ((cydnnl_pi##L){} + (int32_t)t);                       \\
-            memcpy(&y, acc + toff[t], sizeof(y));                                        \\
-            y += (cydnnl_pf##L)((cydnnl_pi##L)*d & m);                                   \\
-            memcpy(acc + toff[t], &y, sizeof(y));                                        \\
-        }                                                                                \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_maxbwd_##L(float *__restrict__ acc,                   \\
-            const int64_t *__restrict__ toff, int64_t nt, const float *__restrict__ dd,  \\
-            const int32_t *__restrict__ k) {                                             \\
-        cydnnl_pf##L d;                                                                  \\
-        cydnnl_pi##L kk;                                                                 \\
-        memcpy(&d, dd, sizeof(d));                                                       \\
-        memcpy(&kk, k, sizeof(kk));                                                      \\
-        cydnnl_pool_maskadd_##L(acc, toff, nt, &d, &kk);                                 \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_add_##L(float *__restrict__ acc,                      \\
-            const int64_t *__restrict__ toff, int64_t nt, const float *__restrict__ v) {  \\
-        cydnnl_pf##L x;                                                                  \\
-        memcpy(&x, v, sizeof(x));                                                        \\
-        for (int64_t t = 0; t < nt; t++) {                                               \\
-            cydnnl_pf##L y;                                                              \\
-            memcpy(&y, acc + toff[t], sizeof(y));                                        \\
-            y += x;                                                                      \\
-            memcpy(acc + toff[t], &y, sizeof(y));                                        \\
-        }                                                                                \\
-    }                                                                                    \\
-    /* f32 to bf16 as cydnnl_f32_to_bf16 does: nearest even, NaN made quiet,  */         \\
-    /* subnormals to signed zero                                              */         \\
-    static inline void cydnnl_pool_to_bf16_##L(uint16_t *__restrict__ d,                 \\
-                                               const float *__restrict__ a) {            \\
-        cydnnl_pw##L u;                                                                  \\
-        memcpy(&u, a, sizeof(u));                                                        \\
-        cydnnl_pw##L rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;                   \\
-        cydnnl_pw##L is_nan = (cydnnl_pw##L)((u & 0x7fffffffu) > 0x7f800000u);           \\
-        cydnnl_pw##L is_tiny = (cydnnl_pw##L)((u & 0x7f800000u) == 0u);                  \\
-        cydnnl_pw##L r = (is_nan & ((u >> 16) | 0x40u))                                  \\
-            | (~is_nan & ((is_tiny & ((u >> 16) & 0x8000u)) | (~is_tiny & rounded)));    \\
-        cydnnl_pu##L h = __builtin_convertvector(r, cydnnl_pu##L);                       \\
-        memcpy(d, &h, sizeof(h));                                                        \\
-    }
-    CYDNNL_POOL_LANES(16)
-    CYDNNL_POOL_LANES(8)
-    CYDNNL_POOL_FWD(f32, float, 16)
-    CYDNNL_POOL_FWD(f32, float, 8)
-    CYDNNL_POOL_FWD(bf16, uint16_t, 16)
-    CYDNNL_POOL_FWD(bf16, uint16_t, 8)
-
-    #else
-    /* ---- the plain fallback (CYDNNL_PLAIN_KERNELS or no GCC extensions):
-       the same functions as loops ---- */
-    #define CYDNNL_POOL_LANES(L)                                                          \\
-    static inline void cydnnl_pool_maxbwd_##L(float *__restrict__ acc,                   \\
-            const int64_t *__restrict__ toff, int64_t nt, const float *__restrict__ dd,  \\
-            const int32_t *__restrict__ k) {                                             \\
-        for (int64_t i = 0; i < L; i++)                                                  \\
-            if (k[i] >= 0 && k[i] < nt) acc[toff[k[i]] + i] += dd[i];                   \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_add_##L(float *__restrict__ acc,                      \\
-            const int64_t *__restrict__ toff, int64_t nt, const float *__restrict__ v) {  \\
-        cydnnl_pool_add_n(acc, toff, nt, v, L);                                          \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_to_bf16_##L(uint16_t *__restrict__ d,                 \\
-                                               const float *__restrict__ a) {            \\
-        for (int64_t i = 0; i < L; i++) d[i] = cydnnl_f32_to_bf16(a[i]);                 \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_ws_u8_##L(uint8_t *__restrict__ w,                   \\
-                                             const int32_t *__restrict__ idx) {          \\
-        for (int64_t i = 0; i < L; i++) w[i] = (uint8_t)idx[i];                          \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_ws_to_s32_u8_##L(int32_t *k, const uint8_t *w) {      \\
-        for (int64_t i = 0; i < L; i++) k[i] = w[i];                                     \\
-    }
-    #define CYDNNL_POOL_FWD(DT, T, LD, L)                                                 \\
-    static inline void cydnnl_pool_max_##DT##_##L(                                       \\
-            const T *__restrict__ s, const int64_t *__restrict__ toff, int64_t nt,       \\
-            float lowest, float *__restrict__ acc, int32_t *__restrict__ idx) {           \\
-        cydnnl_pool_max_##DT##_n(s, toff, nt, lowest, acc, idx, L);                      \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_sum_##DT##_##L(                                       \\
-            const T *__restrict__ s, const int64_t *__restrict__ toff, int64_t nt,       \\
-            float *__restrict__ acc) {                                                   \\
-        cydnnl_pool_sum_##DT##_n(s, toff, nt, acc, L);                                   \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_max4_##DT##_##L(                                      \\
-            const T *__restrict__ s, int64_t ps, const int64_t *__restrict__ toff,       \\
-            int64_t nt, float lowest, float *__restrict__ acc,                           \\
-            int32_t *__restrict__ idx) {                                                 \\
-        for (int64_t j = 0; j < 4; j++)                                                  \\
-            cydnnl_pool_max_##DT##_n(s + j * ps, toff, nt, lowest, acc + j * L,          \\
-                                     idx + j * L, L);                                    \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_sum4_##DT##_##L(                                      \\
-            const T *__restrict__ s, int64_t ps, const int64_t *__restrict__ toff,       \\
-            int64_t nt, float *__restrict__ acc) {                                       \\
-        for (int64_t j = 0; j < 4; j++)                                                  \\
-            cydnnl_pool_sum_##DT##_n(s + j * ps, toff, nt, acc + j * L, L);              \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_avgbwd_##DT##_##L(float *__restrict__ acc,            \\
-            const int64_t *__restrict__ toff, int64_t nt, const T *__restrict__ dd,      \\
-            float div) {                                                                 \\
-        float v[L];                                                                      \\
-        for (int64_t i = 0; i < L; i++) v[i] = LD(dd, i) / div;                          \\
-        cydnnl_pool_add_n(acc, toff, nt, v, L);                                          \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_maxbwd_u8_##DT##_##L(float *__restrict__ acc,         \\
-            const int64_t *__restrict__ toff, int64_t nt, const T *__restrict__ dd,      \\
-            const uint8_t *__restrict__ ws) {                                            \\
-        for (int64_t i = 0; i < L; i++)                                                  \\
-            if (ws[i] < nt) acc[toff[ws[i]] + i] += LD(dd, i);                          \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_maxbwd_s32_##DT##_##L(float *__restrict__ acc,        \\
-            const int64_t *__restrict__ toff, int64_t nt, const T *__restrict__ dd,      \\
-            const int32_t *__restrict__ ws) {                                            \\
-        for (int64_t i = 0; i < L; i++)                                                  \\
-            if (ws[i] >= 0 && ws[i] < nt) acc[toff[ws[i]] + i] += LD(dd, i);            \\
-    }
-    CYDNNL_POOL_LANES(16)
-    CYDNNL_POOL_LANES(8)
-    CYDNNL_POOL_FWD(f32, float, cydnnl_pool_ld_f32, 16)
-    CYDNNL_POOL_FWD(f32, float, cydnnl_pool_ld_f32, 8)
-    CYDNNL_POOL_FWD(bf16, uint16_t, cydnnl_pool_ld_bf16, 16)
-    CYDNNL_POOL_FWD(bf16, uint16_t, cydnnl_pool_ld_bf16, 8)
-    #endif
-    /* backward over `count` pixels along w whose windows lie inside src:
-       windows ps apart in acc, diff_dst (and ws) ds apart */
-    #define CYDNNL_POOL_BWD_ROWS(DT, T, L)                                               \\
-    static inline void cydnnl_pool_avgbwd_row_##DT##_##L(float *acc, int64_t ps,         \\
-            const int64_t *toff, int64_t nt, const T *dd, int64_t ds, int64_t count,     \\
-            float div) {                                                                 \\
-        for (int64_t j = 0; j < count; j++)                                              \\
-            cydnnl_pool_avgbwd_##DT##_##L(acc + j * ps, toff, nt, dd + j * ds, div);     \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_maxbwd_row_u8_##DT##_##L(float *acc, int64_t ps,      \\
-            const int64_t *toff, int64_t nt, const T *dd, int64_t ds, const uint8_t *ws, \\
-            int64_t count) {                                                             \\
-        for (int64_t j = 0; j < count; j++)                                              \\
-            cydnnl_pool_maxbwd_u8_##DT##_##L(acc + j * ps, toff, nt, dd + j * ds,        \\
-                                             ws + j * ds);                               \\
-    }                                                                                    \\
-    static inline void cydnnl_pool_maxbwd_row_s32_##DT##_##L(float *acc, int64_t ps,     \\
-            const int64_t *toff, int64_t nt, const T *dd, int64_t ds, const int32_t *ws, \\
-            int64_t count) {                                                             \\
-        for (int64_t j = 0; j < count; j++)                                              \\
-            cydnnl_pool_maxbwd_s32_##DT##_##L(acc + j * ps, toff, nt, dd + j * ds,       \\
-                                              ws + j * ds);                              \\
-    }
-    /* forward over `count` pixels along w whose windows lie inside src
-       (windows ps apart), four at a time, storing dst and the workspace
-       (dst's offsets, ds apart; ws may be NULL) */
-    static inline void cydnnl_pool_store_f32_16(float *d, const float *a) { memcpy(d, a, 64); }
-    static inline void cydnnl_pool_store_f32_8(float *d, const float *a) { memcpy(d, a, 32); }
-    #define cydnnl_pool_store_bf16_16 cydnnl_pool_to_bf16_16
-    #define cydnnl_pool_store_bf16_8 cydnnl_pool_to_bf16_8
-    #define CYDNNL_POOL_FWD_ROWS(DT, T, L)                                               \\
-    static inline void cydnnl_pool_fwd_row_##DT##_##L(const T *s, int64_t ps,            \\
-            const int64_t *toff, int64_t nt, int is_max, float lowest, float div,        \\
-            T *d, int64_t ds, void *ws, int ws_u8, int64_t count) {                      \\
-        float acc[4 * L];                                                                \\
-        int32_t idx[4 * L];                                                              \\
-        int64_t j = 0, q, n;                                                             \\
-        for (; j < count; j += n) {                                                      \\
-            n = count - j >= 4 ? 4 : 1;                                                  \\
-            if (n == 4 && is_max)                                                        \\
-                cydnnl_pool_max4_##DT##_##L(s + j * ps, ps, toff, nt, lowest, acc, idx); \\
-            else if (n == 4)                                                             \\
-                cydnnl_pool_sum4_##DT##_##L(s + j * ps, ps, toff, nt, acc);              \\
-            else if (is_max)                                                             \\
-                cydnnl_pool_max_##DT##_##L(s + j * ps, toff, nt, lowest, acc, idx);      \\
-            else                                                                         \\
-                cydnnl_pool_sum_##DT##_##L(s + j * ps, toff, nt, acc);                   \\
-            if (!is_max)                                                                 \\
-                for (q = 0; q < n * L; q++) acc[q] = acc[q] / div;                       \\
-            for (q = 0; q < n; q++) {                                                    \\
-                cydnnl_pool_store_##DT##_##L(d + (j + q) * ds, acc + q * L);             \\
-                if (ws && ws_u8)                                                         \\
-                    cydnnl_pool_ws_u8_##L((uint8_t *)ws + (j + q) * ds, idx + q * L);    \\
-                else if (ws)                                                             \\
-                    memcpy((int32_t *)ws + (j + q) * ds, idx + q * L, L * sizeof(int32_t));\\
-            }                                                                            \\
-        }                                                                                \\
-    }
-    CYDNNL_POOL_FWD_ROWS(f32, float, 16)
-    CYDNNL_POOL_FWD_ROWS(f32, float, 8)
-    CYDNNL_POOL_FWD_ROWS(bf16, uint16_t, 16)
-    CYDNNL_POOL_FWD_ROWS(bf16, uint16_t, 8)
-    CYDNNL_POOL_BWD_ROWS(f32, float, 16)
-    CYDNNL_POOL_BWD_ROWS(f32, float, 8)
-    CYDNNL_POOL_BWD_ROWS(bf16, uint16_t, 16)
-    CYDNNL_POOL_BWD_ROWS(bf16, uint16_t, 8)
-    """
+cdef extern from "kernels/include/pool_kernels.h" nogil:
     void max_f32_16 "cydnnl_pool_max_f32_16"(const float *s, const int64_t *toff, int64_t nt,
-            float lowest, float *acc, int32_t *idx) nogil
+            float lowest, float *acc, int32_t *idx)
     void sum_f32_16 "cydnnl_pool_sum_f32_16"(const float *s, const int64_t *toff, int64_t nt,
-            float *acc) nogil
+            float *acc)
     void max_f32_8 "cydnnl_pool_max_f32_8"(const float *s, const int64_t *toff, int64_t nt,
-            float lowest, float *acc, int32_t *idx) nogil
+            float lowest, float *acc, int32_t *idx)
     void sum_f32_8 "cydnnl_pool_sum_f32_8"(const float *s, const int64_t *toff, int64_t nt,
-            float *acc) nogil
+            float *acc)
     void max_f32_n "cydnnl_pool_max_f32_n"(const float *s, const int64_t *toff, int64_t nt,
-            float lowest, float *acc, int32_t *idx, int64_t n) nogil
+            float lowest, float *acc, int32_t *idx, int64_t n)
     void sum_f32_n "cydnnl_pool_sum_f32_n"(const float *s, const int64_t *toff, int64_t nt,
-            float *acc, int64_t n) nogil
+            float *acc, int64_t n)
     void max_bf16_16 "cydnnl_pool_max_bf16_16"(const bf16_t *s, const int64_t *toff, int64_t nt,
-            float lowest, float *acc, int32_t *idx) nogil
+            float lowest, float *acc, int32_t *idx)
     void sum_bf16_16 "cydnnl_pool_sum_bf16_16"(const bf16_t *s, const int64_t *toff, int64_t nt,
-            float *acc) nogil
+            float *acc)
     void max_bf16_8 "cydnnl_pool_max_bf16_8"(const bf16_t *s, const int64_t *toff, int64_t nt,
-            float lowest, float *acc, int32_t *idx) nogil
+            float lowest, float *acc, int32_t *idx)
     void sum_bf16_8 "cydnnl_pool_sum_bf16_8"(const bf16_t *s, const int64_t *toff, int64_t nt,
-            float *acc) nogil
+            float *acc)
     void max_bf16_n "cydnnl_pool_max_bf16_n"(const bf16_t *s, const int64_t *toff, int64_t nt,
-            float lowest, float *acc, int32_t *idx, int64_t n) nogil
+            float lowest, float *acc, int32_t *idx, int64_t n)
     void sum_bf16_n "cydnnl_pool_sum_bf16_n"(const bf16_t *s, const int64_t *toff, int64_t nt,
-            float *acc, int64_t n) nogil
+            float *acc, int64_t n)
     void add_16 "cydnnl_pool_add_16"(float *acc, const int64_t *toff, int64_t nt,
-            const float *v) nogil
+            const float *v)
     void maxbwd_16 "cydnnl_pool_maxbwd_16"(float *acc, const int64_t *toff, int64_t nt,
-            const float *dd, const int32_t *k) nogil
-    void to_bf16_16 "cydnnl_pool_to_bf16_16"(bf16_t *d, const float *a) nogil
-    void ws_u8_16 "cydnnl_pool_ws_u8_16"(uint8_t *w, const int32_t *idx) nogil
-    void ws_to_s32_u8_16 "cydnnl_pool_ws_to_s32_u8_16"(int32_t *k, const uint8_t *w) nogil
+            const float *dd, const int32_t *k)
+    void to_bf16_16 "cydnnl_pool_to_bf16_16"(bf16_t *d, const float *a)
+    void ws_u8_16 "cydnnl_pool_ws_u8_16"(uint8_t *w, const int32_t *idx)
+    void ws_to_s32_u8_16 "cydnnl_pool_ws_to_s32_u8_16"(int32_t *k, const uint8_t *w)
     void add_8 "cydnnl_pool_add_8"(float *acc, const int64_t *toff, int64_t nt,
-            const float *v) nogil
+            const float *v)
     void maxbwd_8 "cydnnl_pool_maxbwd_8"(float *acc, const int64_t *toff, int64_t nt,
-            const float *dd, const int32_t *k) nogil
-    void to_bf16_8 "cydnnl_pool_to_bf16_8"(bf16_t *d, const float *a) nogil
-    void ws_u8_8 "cydnnl_pool_ws_u8_8"(uint8_t *w, const int32_t *idx) nogil
-    void ws_to_s32_u8_8 "cydnnl_pool_ws_to_s32_u8_8"(int32_t *k, const uint8_t *w) nogil
+            const float *dd, const int32_t *k)
+    void to_bf16_8 "cydnnl_pool_to_bf16_8"(bf16_t *d, const float *a)
+    void ws_u8_8 "cydnnl_pool_ws_u8_8"(uint8_t *w, const int32_t *idx)
+    void ws_to_s32_u8_8 "cydnnl_pool_ws_to_s32_u8_8"(int32_t *k, const uint8_t *w)
     void avgbwd_row_f32_16 "cydnnl_pool_avgbwd_row_f32_16"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const float *dd, int64_t ds, int64_t count,
-            float div) nogil
+            float div)
     void maxbwd_row_u8_f32_16 "cydnnl_pool_maxbwd_row_u8_f32_16"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const float *dd, int64_t ds, const uint8_t *ws,
-            int64_t count) nogil
+            int64_t count)
     void maxbwd_row_s32_f32_16 "cydnnl_pool_maxbwd_row_s32_f32_16"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const float *dd, int64_t ds, const int32_t *ws,
-            int64_t count) nogil
+            int64_t count)
     void avgbwd_row_f32_8 "cydnnl_pool_avgbwd_row_f32_8"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const float *dd, int64_t ds, int64_t count,
-            float div) nogil
+            float div)
     void maxbwd_row_u8_f32_8 "cydnnl_pool_maxbwd_row_u8_f32_8"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const float *dd, int64_t ds, const uint8_t *ws,
-            int64_t count) nogil
+            int64_t count)
     void maxbwd_row_s32_f32_8 "cydnnl_pool_maxbwd_row_s32_f32_8"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const float *dd, int64_t ds, const int32_t *ws,
-            int64_t count) nogil
+            int64_t count)
     void avgbwd_row_bf16_16 "cydnnl_pool_avgbwd_row_bf16_16"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const bf16_t *dd, int64_t ds, int64_t count,
-            float div) nogil
+            float div)
     void maxbwd_row_u8_bf16_16 "cydnnl_pool_maxbwd_row_u8_bf16_16"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const bf16_t *dd, int64_t ds, const uint8_t *ws,
-            int64_t count) nogil
+            int64_t count)
     void maxbwd_row_s32_bf16_16 "cydnnl_pool_maxbwd_row_s32_bf16_16"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const bf16_t *dd, int64_t ds, const int32_t *ws,
-            int64_t count) nogil
+            int64_t count)
     void avgbwd_row_bf16_8 "cydnnl_pool_avgbwd_row_bf16_8"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const bf16_t *dd, int64_t ds, int64_t count,
-            float div) nogil
+            float div)
     void maxbwd_row_u8_bf16_8 "cydnnl_pool_maxbwd_row_u8_bf16_8"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const bf16_t *dd, int64_t ds, const uint8_t *ws,
-            int64_t count) nogil
+            int64_t count)
     void maxbwd_row_s32_bf16_8 "cydnnl_pool_maxbwd_row_s32_bf16_8"(float *acc, int64_t ps,
             const int64_t *toff, int64_t nt, const bf16_t *dd, int64_t ds, const int32_t *ws,
-            int64_t count) nogil
+            int64_t count)
     void fwd_row_f32_16 "cydnnl_pool_fwd_row_f32_16"(const float *s, int64_t ps,
             const int64_t *toff, int64_t nt, int is_max, float lowest, float div, float *d,
-            int64_t ds, void *ws, int ws_u8, int64_t count) nogil
+            int64_t ds, void *ws, int ws_u8, int64_t count)
     void fwd_row_f32_8 "cydnnl_pool_fwd_row_f32_8"(const float *s, int64_t ps,
             const int64_t *toff, int64_t nt, int is_max, float lowest, float div, float *d,
-            int64_t ds, void *ws, int ws_u8, int64_t count) nogil
+            int64_t ds, void *ws, int ws_u8, int64_t count)
     void fwd_row_bf16_16 "cydnnl_pool_fwd_row_bf16_16"(const bf16_t *s, int64_t ps,
             const int64_t *toff, int64_t nt, int is_max, float lowest, float div, bf16_t *d,
-            int64_t ds, void *ws, int ws_u8, int64_t count) nogil
+            int64_t ds, void *ws, int ws_u8, int64_t count)
     void fwd_row_bf16_8 "cydnnl_pool_fwd_row_bf16_8"(const bf16_t *s, int64_t ps,
             const int64_t *toff, int64_t nt, int is_max, float lowest, float div, bf16_t *d,
-            int64_t ds, void *ws, int ws_u8, int64_t count) nogil
+            int64_t ds, void *ws, int ws_u8, int64_t count)
     void add_n "cydnnl_pool_add_n"(float *acc, const int64_t *toff, int64_t nt, const float *v,
-            int64_t n) nogil
+            int64_t n)
 
 cdef enum:
     MAX_LANES = 64
