@@ -8,12 +8,14 @@ dnnl_unimplemented, ...) are here too.
 """
 
 from dnnl_c._constants import *  # noqa: F401,F403
+from dnnl_c._version import __version__  # noqa: F401
 
 # One private module per section of dnnl.hpp; each imports only modules above it here
 # (_memory uses dnnl_c's reorder directly, as dnnl.reorder is built on memory). The
 # module names differ from the class names so that dnnl.memory etc. stay the classes
 # and `import dnnl._memory` gives the module.
 from dnnl._error import error  # noqa: F401
+from dnnl._service import set_verbose, version  # noqa: F401
 from dnnl._enums import (algorithm, prop_kind, query, rnn_direction,  # noqa: F401
                          rnn_flags, status)
 from dnnl._handle import handle  # noqa: F401

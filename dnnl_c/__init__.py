@@ -7,6 +7,7 @@ each returns a dnnl_status_t. Cython code cimports the same API from
 dnnl_c.dnnl and calls it on C handles, without the GIL.
 """
 
+from dnnl_c._version import __version__  # noqa: F401
 from dnnl_c._constants import *  # noqa: F401,F403
 # the common API, one module per concept
 from dnnl_c.api.handles import *  # noqa: F401,F403
