@@ -5,6 +5,7 @@
 from dnnl_c.core.types cimport *
 from dnnl_c.core.verbose cimport *
 from dnnl_c.core.objects cimport *
+from dnnl_c.core.util cimport *
 from dnnl_c.core.memory_desc_wrapper cimport *
 from dnnl_c.core.memory_desc cimport *
 from dnnl_c.core.engine_stream cimport *

@@ -7,7 +7,7 @@ from libc.stdint cimport uintptr_t
 from dnnl_c.core.types cimport *
 from dnnl_c.core.verbose cimport fail
 from dnnl_c.core.objects cimport header_init, obj_retain, obj_release, obj_alive, obj_destroy
-from dnnl_c.core.memory_desc_wrapper cimport md_zero, md_extent
+from dnnl_c.core.memory_desc_wrapper cimport md_zero, md_extent, md_check_size
 from dnnl_c.core.memory_desc cimport md_ok
 from dnnl_c.core.engine_stream cimport engine_ok
 
@@ -44,6 +44,9 @@ cdef dnnl_status_t dnnl_memory_create(dnnl_memory_t *memory,
         return fail(dnnl_invalid_arguments,
                     "memory: the memory desc has format any; query the primitive "
                     "descriptor for the layout it chose")
+    # sizes that overflow would make a short buffer (or none) look right
+    if md_check_size(&md) != dnnl_success:
+        return dnnl_invalid_arguments
     cdef dnnl_memory *mem = <dnnl_memory *>calloc(1, sizeof(dnnl_memory))
     if mem == NULL:
         return fail(dnnl_out_of_memory, "memory: out of memory")

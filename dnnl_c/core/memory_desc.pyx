@@ -9,6 +9,7 @@ from dnnl_c.core.types cimport *
 from dnnl_c.core.verbose cimport fail, err_buf, ERR_LEN, dnnl_query2str
 from dnnl_c.core.objects cimport header_init, obj_alive, obj_destroy
 from dnnl_c.core.memory_desc_wrapper cimport *
+from dnnl_c.core.util cimport cydnnl_mul_overflow, cydnnl_add_overflow
 
 
 cdef bint md_ok(const dnnl_memory_desc *md) noexcept nogil:
@@ -60,7 +61,9 @@ cdef dnnl_status_t dnnl_memory_desc_create_submemory(
         return st
     cdef int d
     for d in range(parent.ndims):
-        if dims[d] < 0 or offsets[d] < 0 or offsets[d] + dims[d] > parent.dims[d]:
+        # offsets + dims, written so it cannot overflow
+        if dims[d] < 0 or offsets[d] < 0 or offsets[d] > parent.dims[d] \
+                or dims[d] > parent.dims[d] - offsets[d]:
             snprintf(err_buf(), ERR_LEN, "submemory: dim %d: offset %lld + size %lld "
                      "is outside the parent's %lld", d, <long long>offsets[d],
                      <long long>dims[d], <long long>parent.dims[d])
@@ -71,8 +74,9 @@ cdef dnnl_status_t dnnl_memory_desc_create_submemory(
     md_blocks(parent, blocks)
     cdef md_t md = parent[0]
     cdef bint right_border
+    cdef dnnl_dim_t off
     for d in range(parent.ndims):
-        right_border = offsets[d] + dims[d] == parent.dims[d]
+        right_border = dims[d] == parent.dims[d] - offsets[d]
         if not (offsets[d] % blocks[d] == 0 and parent.padded_offsets[d] == 0 and (
                 right_border or dims[d] % blocks[d] == 0 or dims[d] < blocks[d])):
             snprintf(err_buf(), ERR_LEN, "submemory: dim %d cuts through a block "
@@ -81,7 +85,12 @@ cdef dnnl_status_t dnnl_memory_desc_create_submemory(
         md.dims[d] = dims[d]
         md.padded_dims[d] = parent.padded_dims[d] - offsets[d] if right_border else dims[d]
         md.padded_offsets[d] = parent.padded_offsets[d]
-        md.offset0 += offsets[d] // blocks[d] * parent.strides[d]
+        if cydnnl_mul_overflow(offsets[d] // blocks[d], parent.strides[d], &off) or \
+                cydnnl_add_overflow(md.offset0, off, &md.offset0):
+            return fail(dnnl_invalid_arguments, "submemory: the offset overflows")
+    st = md_check_size(&md)
+    if st != dnnl_success:
+        return st
     return new_md(memory_desc, &md)
 
 
@@ -99,10 +108,13 @@ cdef dnnl_status_t md_reshape(md_t *out, const md_t *inp, int ndims,
         return fail(dnnl_invalid_arguments, "reshape: format must be blocked or any")
     cdef dnnl_dim_t vin = 1, vout = 1
     cdef int d
+    cdef bint over = False
     for d in range(inp.ndims):
-        vin *= inp.dims[d] if inp.dims[d] > 0 else 1
+        over |= cydnnl_mul_overflow(vin, inp.dims[d] if inp.dims[d] > 0 else 1, &vin)
     for d in range(ndims):
-        vout *= dims[d] if dims[d] > 0 else 1
+        over |= cydnnl_mul_overflow(vout, dims[d] if dims[d] > 0 else 1, &vout)
+    if over:
+        return fail(dnnl_invalid_arguments, "reshape: the number of elements overflows")
     if vin != vout:
         return fail(dnnl_invalid_arguments, "reshape: the number of elements differs")
     if inp.format_kind == dnnl_format_kind_any:
@@ -142,14 +154,14 @@ cdef dnnl_status_t md_reshape(md_t *out, const md_t *inp, int ndims,
                     if ib == 0:
                         return fail(dnnl_invalid_arguments, "reshape: incompatible dims")
                     ib -= 1
-                    iv *= inp.dims[ib]
+                    iv *= inp.dims[ib]      # at most vin: cannot overflow
                     if iv == 0:
                         return fail(dnnl_invalid_arguments, "reshape: zero dim inside a group")
                 else:
                     if ob == 0:
                         return fail(dnnl_invalid_arguments, "reshape: incompatible dims")
                     ob -= 1
-                    ov *= dims[ob]
+                    ov *= dims[ob]          # at most vout
                     if ov == 0:
                         return fail(dnnl_invalid_arguments, "reshape: zero dim inside a group")
             action = 2 if (ib + 1 == ie and ob + 1 == oe) else 3
@@ -158,8 +170,9 @@ cdef dnnl_status_t md_reshape(md_t *out, const md_t *inp, int ndims,
             if ib == inp.ndims:
                 for j in range(inp.inner_nblks):
                     cur *= inp.inner_blks[j]
+            elif cydnnl_mul_overflow(inp.strides[ib], inp.dims[ib], &cur):
+                return fail(dnnl_invalid_arguments, "reshape: a stride overflows")
             else:
-                cur = inp.strides[ib] * inp.dims[ib]
                 for j in range(inp.inner_nblks):
                     if inp.inner_idxs[j] == ib:
                         cur //= inp.inner_blks[j]
@@ -175,7 +188,8 @@ cdef dnnl_status_t md_reshape(md_t *out, const md_t *inp, int ndims,
                     md.inner_idxs[j] = ob
         elif action == 3:
             for j in range(ie - 1, ib, -1):
-                if inp.dims[j] * inp.strides[j] != inp.strides[j - 1]:
+                if cydnnl_mul_overflow(inp.dims[j], inp.strides[j], &cur) \
+                        or cur != inp.strides[j - 1]:
                     return fail(dnnl_invalid_arguments, "reshape: merged dims are not dense")
             for j in range(inp.inner_nblks):
                 if inp.inner_idxs[j] == ib:
@@ -187,9 +201,13 @@ cdef dnnl_status_t md_reshape(md_t *out, const md_t *inp, int ndims,
                 md.padded_dims[j] = dims[j]
                 md.padded_offsets[j] = 0
                 md.strides[j] = cur
-                cur *= md.padded_dims[j]
+                if j > ob and cydnnl_mul_overflow(cur, md.padded_dims[j], &cur):
+                    return fail(dnnl_invalid_arguments, "reshape: a stride overflows")
         ie = ib
         oe = ob
+    st = md_check_size(&md)
+    if st != dnnl_success:
+        return st
     out[0] = md
     return dnnl_success
 
@@ -220,6 +238,7 @@ cdef dnnl_status_t dnnl_memory_desc_permute_axes(
         return fail(dnnl_invalid_arguments, "permute_axes: format must be blocked or any")
     cdef unsigned mask = 0
     cdef int d, b
+    cdef dnnl_status_t st
     for d in range(inp.ndims):
         if 0 <= permutation[d] < inp.ndims:
             mask |= 1u << permutation[d]
@@ -235,6 +254,9 @@ cdef dnnl_status_t dnnl_memory_desc_permute_axes(
             for b in range(inp.inner_nblks):
                 if inp.inner_idxs[b] == d:
                     md.inner_idxs[b] = permutation[d]
+    st = md_check_size(&md)
+    if st != dnnl_success:
+        return st
     return new_md(out_memory_desc, &md)
 
 

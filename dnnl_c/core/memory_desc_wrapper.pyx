@@ -1,13 +1,21 @@
 # Memory descriptor algebra on md_t (oneDNN's memory_desc_wrapper and
 # dnnl_memory_desc_init_*): layouts from tags, strides and blockings; sizes,
 # extents and element offsets; equality. No handles here.
+#
+# Every size is representable: each constructor checks, with the checked
+# arithmetic of cydnnl_core.h, that the padded dims, strides, element count,
+# byte size and extent it produces fit (md_check_size), and answers
+# dnnl_invalid_arguments otherwise, leaving its output untouched.
 
+from libc.stdint cimport INT64_MAX, SIZE_MAX
 from libc.string cimport memset, memcpy
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
 from dnnl_c.core.tables cimport *
 from dnnl_c.core.verbose cimport fail, err_buf, ERR_LEN
+from dnnl_c.core.util cimport (CYDNNL_MAX_BYTES, cydnnl_mul_overflow, cydnnl_add_overflow,
+                               cydnnl_size_mul_overflow)
 
 
 cdef size_t dt_size(dnnl_data_type_t dt) noexcept nogil:
@@ -70,7 +78,9 @@ cdef dnnl_status_t sanity_status(int ndims, const dnnl_dim_t *dims,
 
 
 cdef void md_blocks(const md_t *md, dnnl_dim_t *blocks) noexcept nogil:
-    """The product of the inner blocks of each dim (1 when not blocked)."""
+    """The product of the inner blocks of each dim (1 when not blocked).
+    Blocks come from the tag table (at most four, each at most 64), so
+    their products cannot overflow."""
     cdef int d
     for d in range(DNNL_MAX_NDIMS):
         blocks[d] = 1
@@ -78,8 +88,70 @@ cdef void md_blocks(const md_t *md, dnnl_dim_t *blocks) noexcept nogil:
         blocks[md.inner_idxs[d]] *= md.inner_blks[d]
 
 
+cdef inline bint rnd_up(dnnl_dim_t n, dnnl_dim_t b, dnnl_dim_t *out) noexcept nogil:
+    """out = n (>= 0) rounded up to a multiple of b (> 0); False on overflow."""
+    cdef dnnl_dim_t t
+    if cydnnl_add_overflow(n, b - 1, &t):
+        return False
+    out[0] = t // b * b
+    return True
+
+
+cdef bint dense_blocking(md_t *md, const int *order, int nblks, const dnnl_dim_t *blks,
+                         const dnnl_dim_t *idxs) noexcept nogil:
+    """md (dims set) takes inner blocks blks/idxs and dense outer strides in
+    `order` (outermost first), padded to whole blocks (oneDNN's fill_blocked).
+    False, md untouched, when a padded dim or a stride overflows int64."""
+    cdef md_t tmp = md[0]
+    cdef dnnl_dims_t blocks
+    cdef int d, i
+    cdef dnnl_dim_t block_size = 1, stride
+    for d in range(DNNL_MAX_NDIMS):
+        blocks[d] = 1
+    tmp.inner_nblks = nblks
+    for i in range(nblks):
+        tmp.inner_blks[i] = blks[i]
+        tmp.inner_idxs[i] = idxs[i]
+        blocks[idxs[i]] *= blks[i]
+        block_size *= blks[i]
+    for d in range(tmp.ndims):
+        if not rnd_up(tmp.dims[d], blocks[d], &tmp.padded_dims[d]):
+            return False
+        tmp.padded_offsets[d] = 0
+    stride = block_size
+    for i in range(tmp.ndims - 1, -1, -1):
+        d = order[i]
+        tmp.strides[d] = stride
+        # the outermost dim's product is no stride but the size: md_check_size's
+        if i > 0 and tmp.padded_dims[d] != 0 and cydnnl_mul_overflow(
+                stride, tmp.padded_dims[d] // blocks[d], &stride):
+            return False
+    tmp.format_kind = dnnl_blocked
+    md[0] = tmp
+    return True
+
+
+cdef inline bint tag_blocking(md_t *md, const cydnnl_tag_info_t *info) noexcept nogil:
+    cdef dnnl_dim_t blks[12]
+    cdef dnnl_dim_t idxs[12]
+    cdef int i
+    for i in range(info.nblks):
+        blks[i] = info.blks[i]
+        idxs[i] = info.idxs[i]
+    return dense_blocking(md, info.order, info.nblks, blks, idxs)
+
+
+cdef dnnl_status_t too_big(const md_t *md) noexcept nogil:
+    cdef char dims[160]
+    dims_describe(md, dims, sizeof(dims))
+    snprintf(err_buf(), ERR_LEN, "memory desc: %s %s is too big: its sizes overflow "
+             "(the byte size must fit in 63 bits)", cydnnl_dt2str(md.data_type), dims)
+    return fail(dnnl_invalid_arguments, err_buf())
+
+
 cdef dnnl_status_t md_set_tag(md_t *md, dnnl_format_tag_t tag) noexcept nogil:
-    """Blocking of a format tag over md's dims (oneDNN's fill_blocked)."""
+    """Blocking of a format tag over md's dims (oneDNN's fill_blocked); md
+    is untouched on failure."""
     if tag <= dnnl_format_tag_any or tag >= CYDNNL_N_TAGS:
         snprintf(err_buf(), ERR_LEN, "memory desc: unknown format tag %d", <int>tag)
         return fail(dnnl_invalid_arguments, err_buf())
@@ -89,28 +161,13 @@ cdef dnnl_status_t md_set_tag(md_t *md, dnnl_format_tag_t tag) noexcept nogil:
                  "memory desc: tag %s is for %d dims, the descriptor has %d",
                  info.name, info.ndims, md.ndims)
         return fail(dnnl_invalid_arguments, err_buf())
-    cdef dnnl_dims_t blocks
-    cdef int d, i
-    cdef dnnl_dim_t block_size = 1, stride
-    for d in range(DNNL_MAX_NDIMS):
-        blocks[d] = 1
-    md.inner_nblks = info.nblks
-    for i in range(info.nblks):
-        md.inner_blks[i] = info.blks[i]
-        md.inner_idxs[i] = info.idxs[i]
-        blocks[info.idxs[i]] *= info.blks[i]
-        block_size *= info.blks[i]
-    for d in range(md.ndims):
-        md.padded_dims[d] = (md.dims[d] + blocks[d] - 1) // blocks[d] * blocks[d]
-        md.padded_offsets[d] = 0
-    stride = block_size
-    for i in range(md.ndims - 1, -1, -1):
-        d = info.order[i]
-        md.strides[d] = stride
-        if md.padded_dims[d] != 0:
-            stride *= md.padded_dims[d] // blocks[d]
-    md.format_kind = dnnl_blocked
-    return dnnl_success
+    cdef md_t tmp = md[0]
+    if not tag_blocking(&tmp, info):
+        return too_big(md)
+    cdef dnnl_status_t st = md_check_size(&tmp)
+    if st == dnnl_success:
+        md[0] = tmp
+    return st
 
 
 cdef dnnl_status_t md_init_by_tag(md_t *md, int ndims, const dnnl_dim_t *dims,
@@ -129,11 +186,13 @@ cdef dnnl_status_t md_init_by_tag(md_t *md, int ndims, const dnnl_dim_t *dims,
     memcpy(tmp.dims, dims, ndims * sizeof(dnnl_dim_t))
     memcpy(tmp.padded_dims, dims, ndims * sizeof(dnnl_dim_t))
     if tag == dnnl_format_tag_any:
+        # whatever layout resolves it later must be representable too
         tmp.format_kind = dnnl_format_kind_any
+        st = md_check_size(&tmp)
     else:
         st = md_set_tag(&tmp, tag)
-        if st != dnnl_success:
-            return st
+    if st != dnnl_success:
+        return st
     md[0] = tmp
     return dnnl_success
 
@@ -164,7 +223,10 @@ cdef bint strides_ok(const md_t *md, const dnnl_dim_t *strides) noexcept nogil:
             continue
         if strides[d] < min_stride:
             return False
-        min_stride = strides[d] * md.padded_dims[d]
+        # saturated: no stride can pass it then, and md_check_size rejects
+        # such a layout anyway
+        if cydnnl_mul_overflow(strides[d], md.padded_dims[d], &min_stride):
+            min_stride = INT64_MAX
     return True
 
 
@@ -188,7 +250,9 @@ cdef dnnl_status_t md_init_by_strides(md_t *md, int ndims, const dnnl_dim_t *dim
     if strides == NULL:
         tmp.strides[ndims - 1] = 1
         for d in range(ndims - 2, -1, -1):
-            tmp.strides[d] = tmp.strides[d + 1] * tmp.padded_dims[d + 1]
+            if cydnnl_mul_overflow(tmp.strides[d + 1], tmp.padded_dims[d + 1],
+                                   &tmp.strides[d]):
+                return too_big(&tmp)
     else:
         for d in range(ndims):
             if strides[d] < 0:
@@ -197,6 +261,9 @@ cdef dnnl_status_t md_init_by_strides(md_t *md, int ndims, const dnnl_dim_t *dim
             return fail(dnnl_invalid_arguments,
                         "memory desc: strides make elements overlap")
         memcpy(tmp.strides, strides, ndims * sizeof(dnnl_dim_t))
+    st = md_check_size(&tmp)
+    if st != dnnl_success:
+        return st
     md[0] = tmp
     return dnnl_success
 
@@ -234,7 +301,8 @@ cdef bint md_matches_tag(const md_t *md, dnnl_format_tag_t tag) noexcept nogil:
     if cydnnl_tag_table[<int>tag].ndims != md.ndims:
         return False
     cdef md_t gold = md[0]
-    if md_set_tag(&gold, tag) != dnnl_success:
+    # quietly: md_describe tries every tag, some may not fit md's dims
+    if not tag_blocking(&gold, &cydnnl_tag_table[<int>tag]):
         return False
     gold.offset0 = md.offset0
     return md_equal(md, &gold)
@@ -243,16 +311,13 @@ cdef bint md_matches_tag(const md_t *md, dnnl_format_tag_t tag) noexcept nogil:
 cdef dnnl_status_t md_init_by_blocking(md_t *out, const md_t *layout) noexcept nogil:
     """out (dims and data type set) takes layout's blocking on its own dims:
     the same inner blocks and order of outer strides, dense (oneDNN's
-    memory_desc_init_by_blocking_desc)."""
+    memory_desc_init_by_blocking_desc); out is untouched on failure."""
     cdef int perm[12]
-    cdef dnnl_dim_t blocks[12]
     cdef int i, j, t, d
-    cdef dnnl_dim_t block_size = 1, stride
     if layout.format_kind != dnnl_blocked or layout.ndims != out.ndims:
         return fail(dnnl_unimplemented, "no blocked layout to follow")
     for d in range(out.ndims):
         perm[d] = d
-        blocks[d] = 1
     # outermost first: strides descending, ties kept in dim order
     for i in range(1, out.ndims):
         j = i
@@ -261,81 +326,125 @@ cdef dnnl_status_t md_init_by_blocking(md_t *out, const md_t *layout) noexcept n
             perm[j] = perm[j - 1]
             perm[j - 1] = t
             j -= 1
-    out.format_kind = dnnl_blocked
-    out.offset0 = 0
-    out.inner_nblks = layout.inner_nblks
-    for i in range(layout.inner_nblks):
-        out.inner_blks[i] = layout.inner_blks[i]
-        out.inner_idxs[i] = layout.inner_idxs[i]
-        blocks[layout.inner_idxs[i]] *= layout.inner_blks[i]
-        block_size *= layout.inner_blks[i]
-    for d in range(out.ndims):
-        out.padded_dims[d] = (out.dims[d] + blocks[d] - 1) // blocks[d] * blocks[d]
-        out.padded_offsets[d] = 0
-    stride = block_size
-    for i in range(out.ndims - 1, -1, -1):
-        d = perm[i]
-        out.strides[d] = stride
-        if out.padded_dims[d] != 0:
-            stride *= out.padded_dims[d] // blocks[d]
-    return dnnl_success
+    cdef md_t tmp = out[0]
+    tmp.offset0 = 0
+    if not dense_blocking(&tmp, perm, layout.inner_nblks, layout.inner_blks,
+                          layout.inner_idxs):
+        return too_big(out)
+    cdef dnnl_status_t st = md_check_size(&tmp)
+    if st == dnnl_success:
+        out[0] = tmp
+    return st
 
 
 cdef bint md_is_plain(const md_t *md) noexcept nogil:
     return md.format_kind == dnnl_blocked and md.inner_nblks == 0
 
 
-cdef dnnl_dim_t md_nelems(const md_t *md, bint padded) noexcept nogil:
-    if md.ndims == 0:
-        return 0
-    cdef dnnl_dim_t n = 1
+cdef bint nelems_of(const md_t *md, bint padded, dnnl_dim_t *n) noexcept nogil:
+    """n = the product of the (padded) dims; False when it overflows."""
+    cdef const dnnl_dim_t *dims = &md.dims[0]
+    if padded:
+        dims = &md.padded_dims[0]
+    cdef dnnl_dim_t p = 1
     cdef int d
+    n[0] = 0
+    if md.ndims == 0:
+        return True
     for d in range(md.ndims):
-        n *= md.padded_dims[d] if padded else md.dims[d]
-    return n
+        if dims[d] == 0:    # empty, however big the other dims are
+            return True
+    for d in range(md.ndims):
+        if cydnnl_mul_overflow(p, dims[d], &p):
+            return False
+    n[0] = p
+    return True
+
+
+cdef dnnl_dim_t md_nelems(const md_t *md, bint padded) noexcept nogil:
+    """-1 when the count overflows (never for an md the constructors made)."""
+    cdef dnnl_dim_t n
+    return n if nelems_of(md, padded, &n) else -1
+
+
+cdef inline bint to_bytes(dnnl_data_type_t dt, size_t n, size_t *out) noexcept nogil:
+    if sub_byte(dt):
+        out[0] = n // 2 + (n & 1)
+        return True
+    return not cydnnl_size_mul_overflow(n, dt_size(dt), out)
 
 
 cdef size_t elems_to_bytes(const md_t *md, size_t n) noexcept nogil:
-    if sub_byte(md.data_type):
-        return (n + 1) // 2
-    return n * dt_size(md.data_type)
+    """SIZE_MAX when it overflows, which no buffer or capacity check passes."""
+    cdef size_t b
+    return b if to_bytes(md.data_type, n, &b) else SIZE_MAX
+
+
+cdef bint md_bytes(const md_t *md, size_t *size, size_t *extent) noexcept nogil:
+    """The one rule for representable sizes. size: oneDNN's
+    memory_desc_wrapper::size(), offset0 not included (a sub-memory narrower
+    than a block still counts the whole block); extent: bytes from the handle
+    to one past the last padded element, offset0 included. True when the
+    padded element count fits int64 and its dense byte count, size and
+    extent fit CYDNNL_MAX_BYTES, all computed without overflow."""
+    cdef dnnl_dim_t padded_n, n, strided, s, max_size = 0, last, inner = 1
+    cdef size_t b
+    cdef dnnl_dims_t blocks
+    cdef int d
+    size[0] = 0
+    extent[0] = 0
+    if md.ndims == 0:
+        return True
+    if not nelems_of(md, True, &padded_n) or not nelems_of(md, False, &n):
+        return False
+    if not to_bytes(md.data_type, padded_n, &b) or b > CYDNNL_MAX_BYTES:
+        return False
+    if md.format_kind != dnnl_blocked or padded_n == 0:
+        return True
+    md_blocks(md, blocks)
+    last = md.offset0
+    for d in range(md.ndims):
+        # blocks a dim spans (a sub-memory's last one may be partial)
+        strided = md.padded_dims[d] // blocks[d] + (1 if md.padded_dims[d] % blocks[d] else 0)
+        if strided == 1:
+            s = 1
+        elif cydnnl_mul_overflow(strided, md.strides[d], &s):
+            return False
+        if s > max_size:
+            max_size = s
+        if cydnnl_mul_overflow(strided - 1, md.strides[d], &s) or \
+                cydnnl_add_overflow(last, s, &last):
+            return False
+    for d in range(md.inner_nblks):
+        inner *= md.inner_blks[d]
+    if max_size == 1 and md.inner_nblks != 0:
+        max_size = inner
+    if cydnnl_add_overflow(last, inner, &last):
+        return False
+    if not to_bytes(md.data_type, last, extent) or extent[0] > CYDNNL_MAX_BYTES:
+        return False
+    if n != 0 and (not to_bytes(md.data_type, max_size, size) or size[0] > CYDNNL_MAX_BYTES):
+        return False
+    return True
+
+
+cdef dnnl_status_t md_check_size(const md_t *md) noexcept nogil:
+    cdef size_t size, extent
+    return dnnl_success if md_bytes(md, &size, &extent) else too_big(md)
 
 
 cdef size_t md_size(const md_t *md) noexcept nogil:
-    """oneDNN's memory_desc_wrapper::size(): offset0 is not included. (A
-    sub-memory narrower than a block still counts the whole block.)"""
-    if md.ndims == 0 or md.format_kind != dnnl_blocked or md_nelems(md, False) == 0:
-        return 0
-    cdef dnnl_dims_t blocks
-    md_blocks(md, blocks)
-    cdef size_t max_size = 0, s
-    cdef dnnl_dim_t strided
-    cdef int d
-    for d in range(md.ndims):
-        strided = (md.padded_dims[d] + blocks[d] - 1) // blocks[d]
-        s = strided * (1 if strided == 1 else md.strides[d])
-        if s > max_size:
-            max_size = s
-    if max_size == 1 and md.inner_nblks != 0:
-        for d in range(md.inner_nblks):
-            max_size *= md.inner_blks[d]
-    return elems_to_bytes(md, max_size)
+    """md_bytes' size; 0 when not representable (so
+    dnnl_memory_desc_get_size answers 0 then)."""
+    cdef size_t size, extent
+    return size if md_bytes(md, &size, &extent) else 0
 
 
 cdef size_t md_extent(const md_t *md) noexcept nogil:
-    """Bytes from the handle to one past the last (padded) element md reaches,
-    offset0 included: what a buffer must hold for md to be safe."""
-    if md.ndims == 0 or md.format_kind != dnnl_blocked or md_nelems(md, True) == 0:
-        return 0
-    cdef dnnl_dims_t blocks
-    md_blocks(md, blocks)
-    cdef dnnl_dim_t last = md.offset0, inner = 1
-    cdef int d
-    for d in range(md.ndims):
-        last += ((md.padded_dims[d] + blocks[d] - 1) // blocks[d] - 1) * md.strides[d]
-    for d in range(md.inner_nblks):
-        inner *= md.inner_blks[d]
-    return elems_to_bytes(md, last + inner)
+    """md_bytes' extent: what a buffer must hold for md to be safe; 0 when
+    not representable."""
+    cdef size_t size, extent
+    return extent if md_bytes(md, &size, &extent) else 0
 
 
 cdef void md_dim_offsets(const md_t *md, int d, dnnl_dim_t n,
@@ -392,8 +501,9 @@ cdef inline void md_dim_offsets_one(const md_t *md, int d, dnnl_dim_t p,
     out[0] = off
 
 
-cdef void md_plain(md_t *out, const md_t *md, dnnl_data_type_t dt) noexcept nogil:
-    md_init_by_tag(out, md.ndims, md.dims, dt, <dnnl_format_tag_t>(dnnl_a + md.ndims - 1))
+cdef dnnl_status_t md_plain(md_t *out, const md_t *md, dnnl_data_type_t dt) noexcept nogil:
+    return md_init_by_tag(out, md.ndims, md.dims, dt,
+                          <dnnl_format_tag_t>(dnnl_a + md.ndims - 1))
 
 
 cdef dnnl_status_t md_copy_layout(md_t *out, const md_t *layout) noexcept nogil:
@@ -403,11 +513,14 @@ cdef dnnl_status_t md_copy_layout(md_t *out, const md_t *layout) noexcept nogil:
     for d in range(out.ndims):
         if out.dims[d] != layout.dims[d]:
             return fail(dnnl_invalid_arguments, "cannot copy a layout across different dims")
-    cdef dnnl_data_type_t dt = out.data_type
-    out[0] = layout[0]
-    out.data_type = dt
-    out.offset0 = 0
-    return dnnl_success
+    cdef md_t tmp = layout[0]
+    tmp.data_type = out.data_type
+    tmp.offset0 = 0
+    # a wider data type may not fit where the layout's did
+    cdef dnnl_status_t st = md_check_size(&tmp)
+    if st == dnnl_success:
+        out[0] = tmp
+    return st
 
 
 cdef void md_describe(const md_t *md, char *buf, size_t n) noexcept nogil:

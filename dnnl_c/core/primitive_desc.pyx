@@ -12,12 +12,12 @@ from dnnl_c.core.verbose cimport (fail, err_buf, ERR_LEN, verbose_level, set_dis
                                   dnnl_prop_kind2str, dnnl_alg_kind2str, dnnl_query2str)
 from dnnl_c.core.objects cimport header_init, obj_retain, obj_release, obj_alive, obj_destroy
 from dnnl_c.core.memory_desc_wrapper cimport (md_zero, md_init_by_tag, md_describe,
-                                              dims_describe)
+                                              dims_describe, md_check_size)
 from dnnl_c.core.memory_desc cimport md_ok
 from dnnl_c.core.engine_stream cimport engine_ok
 from dnnl_c.core.attr cimport attr_ok, attr_default
 from dnnl_c.core.registry cimport find_kind
-from dnnl_c.core.util cimport cydnnl_now_ms
+from dnnl_c.core.util cimport cydnnl_now_ms, CYDNNL_MAX_BYTES
 
 cdef enum:
     SPARE_ARGS = 8      # room for what implementations add (workspace, scratchpad)
@@ -132,6 +132,24 @@ cdef void *pd_conf(dnnl_primitive_desc *pd, size_t size) noexcept nogil:
 
 # ------------------------------------------------------------ the implementation walk
 
+cdef dnnl_status_t init_result_ok(const dnnl_primitive_desc *pd) noexcept nogil:
+    """What every accepted init leaves, whatever the family: each md resolved
+    and of representable size (a layout an init chose, such as a padded
+    blocking, may not fit where the user's `any` did), and a scratchpad
+    that can be allocated and addressed."""
+    cdef const md_t *md
+    cdef int j
+    for j in range(pd.nargs):
+        md = &pd.args[j].md.md
+        if md.ndims != 0 and md.format_kind != dnnl_blocked:
+            return fail(dnnl_unimplemented, "left a memory descriptor unresolved")
+        if md_check_size(md) != dnnl_success:
+            return dnnl_unimplemented
+    if pd.scratchpad_size > CYDNNL_MAX_BYTES:
+        return fail(dnnl_unimplemented, "the scratchpad is too big")
+    return dnnl_success
+
+
 cdef dnnl_status_t pd_try_impls(dnnl_primitive_desc *pd, int start) noexcept nogil:
     """Tries the implementations from `start` on; the first whose init
     accepts the description wins and has resolved every `any`."""
@@ -158,6 +176,8 @@ cdef dnnl_status_t pd_try_impls(dnnl_primitive_desc *pd, int start) noexcept nog
         err_buf()[0] = 0
         set_dispatching(True)
         st = impls.impls[i].init(pd)
+        if st == dnnl_success:
+            st = init_result_ok(pd)
         set_dispatching(False)
         if st != dnnl_success and verbose_level() & VERBOSE_CHECK:
             printf("onednn_verbose,v1,primitive,create:dispatch,%s,%s,%s\n",

@@ -3,7 +3,7 @@
 # and parallelises over outputs no two threads share.
 
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, INT64_MAX, SIZE_MAX
 from libc.string cimport memset, memcpy
 
 from libc.stdint cimport uint16_t
@@ -189,12 +189,19 @@ cdef inline bint no_col(const conv_shape_t *s) noexcept nogil:
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:
     """Forward reads its patches in place; backward data scatters a column
-    buffer per thread; backward weights accumulates per thread."""
+    buffer per thread; backward weights accumulates per thread. SIZE_MAX
+    when the count does not fit int64 (each factor is a tensor's, the
+    product need not be)."""
+    cdef int64_t a, b
     if direction == CONV_FWD:
         return 0
     if direction == CONV_BWD_DATA:
-        return col_rows(s) * out_spatial(s) * nthr
-    return s.g * s.ocg * (col_rows(s) + 1) * nthr
+        a, b = col_rows(s), out_spatial(s)
+    else:
+        a, b = s.g * s.ocg, col_rows(s) + 1
+    if a != 0 and b > INT64_MAX // a // max(nthr, 1):
+        return SIZE_MAX
+    return a * b * nthr
 
 
 cdef void col2im(const conv_shape_t *s, const float *col, float *src) noexcept nogil:

@@ -227,8 +227,10 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     mds[2], tags[2], args[2] = wei, weights_tag(wei.ndims, grouped, src_cl), a.wei
     mds[3], tags[3], args[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a, a.bias
     for o in range(4):
-        if staged(mds[o], tags[o], gemm and gemm_reads(pd, args[o])):
-            scratch += md_nelems(mds[o], False) * sizeof(float) + 64
+        if staged(mds[o], tags[o], gemm and gemm_reads(pd, args[o])) and (
+                cydnnl_bytes_add_overflow(&scratch, md_nelems(mds[o], False), sizeof(float))
+                or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
+            return fail(dnnl_unimplemented, "convolution: the f32 copies do not fit in memory")
     cdef conv_plain_conf_t *conf = <conv_plain_conf_t *>pd_conf(pd, sizeof(conv_plain_conf_t))
     if conf == NULL:
         return fail(dnnl_out_of_memory, "convolution: out of memory")
@@ -237,7 +239,10 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     if gemm:
         conf.nthr = omp_get_max_threads()
         conf.work_offset = <int64_t>scratch
-        scratch += conv_gemm_work(&s, direction(pd), conf.nthr) * sizeof(float) + 64
+        if (cydnnl_bytes_add_overflow(&scratch, conv_gemm_work(&s, direction(pd), conf.nthr),
+                                      sizeof(float))
+                or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
+            return fail(dnnl_unimplemented, "convolution: the GEMM buffers do not fit in memory")
     pd.scratchpad_size = scratch
     return dnnl_success
 

@@ -146,7 +146,8 @@ cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
     if st != dnnl_success:
         return st
     cdef int64_t n = md_nelems(pd_md(pd, DNNL_ARG_SRC if is_fwd(pd) else data_arg(pd)), False)
-    pd.scratchpad_size = n * sizeof(float) * (1 if is_fwd(pd) else 2)
+    if cydnnl_bytes_add_overflow(&pd.scratchpad_size, n, sizeof(float) * (1 if is_fwd(pd) else 2)):
+        return fail(dnnl_unimplemented, "eltwise: the f32 copies do not fit in memory")
     return dnnl_success
 
 

@@ -4,7 +4,7 @@
 # f32 scratch. Neither keeps a workspace: backward recomputes omega from src.
 
 from libc.stdio cimport snprintf
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, INT64_MAX
 from libc.string cimport memset
 
 from dnnl_c.core cimport *
@@ -197,6 +197,9 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
                     "dims nor blocked on channels only")
     cdef lrn_params_t p
     fill_params(pd, &p)
+    # a tile's floats are at most 9 C + 15 (or 3 * 16384 + 15): keep that in int64
+    if p.C > INT64_MAX // 16:
+        return fail(dnnl_unimplemented, "lrn: too many channels for tiles")
     cdef int nthr = omp_get_max_threads()
     p.tile = lrn_pick_tile(&p, nthr)
     cdef lrn_blocked_conf_t *conf = <lrn_blocked_conf_t *>pd_conf(pd, sizeof(lrn_blocked_conf_t))
@@ -208,7 +211,9 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
     conf.ss = ss
     conf.tile = p.tile
     conf.nthr = nthr
-    pd.scratchpad_size = nthr * lrn_tile_floats(&p, not is_fwd(pd)) * sizeof(float)
+    if cydnnl_bytes_add_overflow(&pd.scratchpad_size, lrn_tile_floats(&p, not is_fwd(pd)),
+                                 nthr * sizeof(float)):
+        return fail(dnnl_unimplemented, "lrn: the tiles do not fit in memory")
     return dnnl_success
 
 
@@ -240,7 +245,8 @@ cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
     if st != dnnl_success:
         return st
     cdef int64_t n = md_nelems(pd_md(pd, DNNL_ARG_SRC), False)
-    pd.scratchpad_size = n * sizeof(float) * (2 if is_fwd(pd) else 3)
+    if cydnnl_bytes_add_overflow(&pd.scratchpad_size, n, sizeof(float) * (2 if is_fwd(pd) else 3)):
+        return fail(dnnl_unimplemented, "lrn: the f32 copies do not fit in memory")
     return dnnl_success
 
 

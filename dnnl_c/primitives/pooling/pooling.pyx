@@ -4,7 +4,7 @@
 # f32 scratch.
 
 from libc.stdio cimport snprintf
-from libc.stdint cimport int64_t, int32_t
+from libc.stdint cimport int64_t, int32_t, INT64_MAX
 from libc.string cimport memset
 
 from dnnl_c.core cimport *
@@ -231,7 +231,11 @@ cdef dnnl_status_t fast_init(dnnl_primitive_desc *pd, int kind) noexcept nogil:
     if not is_fwd(pd) and data.data_type == dnnl_bf16:
         fill_geom(pd, &g)
         fill_blocks(data, kind, &b)
-        pd.scratchpad_size = conf.nthr * pool_bwd_slab(&g, &b) * sizeof(float)
+        # a slab is src's spatial size (no more than its element count) times
+        # a channel block, which may be more than its channels
+        if g.i[0] * g.i[1] * g.i[2] > INT64_MAX // b.cb or cydnnl_bytes_add_overflow(
+                &pd.scratchpad_size, pool_bwd_slab(&g, &b), conf.nthr * sizeof(float)):
+            return fail(dnnl_unimplemented, "pooling: the f32 slabs do not fit in memory")
     return dnnl_success
 
 
@@ -294,8 +298,16 @@ cdef dnnl_status_t ref_init(dnnl_primitive_desc *pd) noexcept nogil:
     cdef size_t n_data = md_nelems(data_md(pd), False)
     cdef size_t n_out = md_nelems(out_md(pd), False)
     cdef bint ws = pd_md(pd, DNNL_ARG_WORKSPACE).ndims != 0
-    pd.scratchpad_size = (aligned(n_data * sizeof(float)) + aligned(n_out * sizeof(float))
-                          + (aligned(n_out * sizeof(int32_t)) if ws else 0))
+    cdef size_t scratch = 0
+    # the sum of the aligned parts is that of each part aligned in turn
+    if (cydnnl_bytes_add_overflow(&scratch, n_data, sizeof(float))
+            or cydnnl_bytes_add_overflow(&scratch, aligned(scratch) - scratch, 1)
+            or cydnnl_bytes_add_overflow(&scratch, n_out, sizeof(float))
+            or cydnnl_bytes_add_overflow(&scratch, aligned(scratch) - scratch, 1)
+            or cydnnl_bytes_add_overflow(&scratch, n_out if ws else 0, sizeof(int32_t))
+            or cydnnl_bytes_add_overflow(&scratch, aligned(scratch) - scratch, 1)):
+        return fail(dnnl_unimplemented, "pooling: the f32 copies do not fit in memory")
+    pd.scratchpad_size = scratch
     return dnnl_success
 
 
