@@ -139,6 +139,30 @@ ENUMS["dnnl_query_t"] = (
     + [("dnnl_query_max", 0x7fff, None)])
 
 
+# dnnl_cpu_isa_t: bit masks, a level's bits include those of the levels below
+# it; the avx512_core_* / *_512 names are aliases of the avx10 values.
+ENUMS["dnnl_cpu_isa_t"] = [
+    ("dnnl_cpu_isa_default", 0x0, None), ("dnnl_cpu_isa_sse41", 0x1, None),
+    ("dnnl_cpu_isa_avx", 0x3, None), ("dnnl_cpu_isa_avx2", 0x7, None),
+    ("dnnl_cpu_isa_avx2_vnni", 0xf, None), ("dnnl_cpu_isa_avx2_vnni_2", 0x1f, None),
+    ("dnnl_cpu_isa_avx512_core", 0x27, None),
+    ("dnnl_cpu_isa_avx512_core_vnni", 0x67, None),
+    ("dnnl_cpu_isa_avx512_core_bf16", 0xe7, None),
+    ("dnnl_cpu_isa_avx10_1_512", 0x1ef, None),
+    ("dnnl_cpu_isa_avx512_core_fp16", 0x1ef, None),
+    ("dnnl_cpu_isa_avx10_1_512_amx", 0xfef, None),
+    ("dnnl_cpu_isa_avx512_core_amx", 0xfef, None),
+    ("dnnl_cpu_isa_avx10_1_512_amx_fp16", 0x1fef, None),
+    ("dnnl_cpu_isa_avx512_core_amx_fp16", 0x1fef, None),
+    ("dnnl_cpu_isa_avx10_2", 0x201ff, None),
+    ("dnnl_cpu_isa_avx10_2_512", 0x201ff, None),
+    ("dnnl_cpu_isa_avx10_2_amx_2", 0x22fff, None),
+    ("dnnl_cpu_isa_avx10_2_512_amx_2", 0x22fff, None)]
+
+ENUMS["dnnl_cpu_isa_hints_t"] = [
+    ("dnnl_cpu_isa_no_hints", 0x0, None), ("dnnl_cpu_isa_prefer_ymm", 0x1, None)]
+
+
 # Plain #defines of dnnl_types.h / dnnl_common_types.h.
 ARGS = [
     ("DNNL_ARG_UNDEF", 0), ("DNNL_ARG_SRC_0", 1), ("DNNL_ARG_SRC", 1),

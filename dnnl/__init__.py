@@ -15,9 +15,10 @@ from dnnl_c._version import __version__  # noqa: F401
 # module names differ from the class names so that dnnl.memory etc. stay the classes
 # and `import dnnl._memory` gives the module.
 from dnnl._error import error  # noqa: F401
-from dnnl._service import set_verbose, version  # noqa: F401
-from dnnl._enums import (algorithm, prop_kind, query, rnn_direction,  # noqa: F401
-                         rnn_flags, status)
+from dnnl._enums import (algorithm, cpu_isa, cpu_isa_hints, prop_kind,  # noqa: F401
+                         query, rnn_direction, rnn_flags, status)
+from dnnl._service import (get_cpu_isa_hints, get_effective_cpu_isa,  # noqa: F401
+                           set_cpu_isa_hints, set_max_cpu_isa, set_verbose, version)
 from dnnl._handle import handle  # noqa: F401
 from dnnl._engine import engine  # noqa: F401
 from dnnl._stream import stream  # noqa: F401

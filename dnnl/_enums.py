@@ -1,6 +1,7 @@
 """The C++ API's enum classes built from the C enums (dnnl::status,
-prop_kind, algorithm, query, rnn_direction, rnn_flags), and _enum(), which
-the classes with nested enums (engine::kind, memory::data_type, ...) use."""
+prop_kind, algorithm, query, rnn_direction, rnn_flags, cpu_isa,
+cpu_isa_hints), and _enum(), which the classes with nested enums
+(engine::kind, memory::data_type, ...) use."""
 
 from enum import IntEnum
 
@@ -31,3 +32,8 @@ rnn_direction = _enum("rnn_direction", "dnnl_rnn_direction_t", "dnnl_",
                       {"dnnl_rnn_direction_undef": "undef"},
                       extra={"unidirectional": c.dnnl_unidirectional_left2right})
 rnn_flags = _enum("rnn_flags", "dnnl_rnn_flags_t", "dnnl_rnn_flags_")
+# dnnl.hpp's service section: aliases (avx512_core_fp16 = avx10_1_512, ...)
+# are IntEnum aliases of the same member.
+cpu_isa = _enum("cpu_isa", "dnnl_cpu_isa_t", "dnnl_cpu_isa_",
+                {"dnnl_cpu_isa_default": "isa_default"})
+cpu_isa_hints = _enum("cpu_isa_hints", "dnnl_cpu_isa_hints_t", "dnnl_cpu_isa_")

@@ -310,6 +310,33 @@ dnnl_query_num_handles_s32 = 268
 dnnl_query_max = 32767
 ENUMS['dnnl_query_t'] = {'dnnl_query_undef': 0, 'dnnl_query_engine': 1, 'dnnl_query_primitive_kind': 2, 'dnnl_query_num_of_inputs_s32': 3, 'dnnl_query_num_of_outputs_s32': 4, 'dnnl_query_time_estimate_f64': 5, 'dnnl_query_memory_consumption_s64': 6, 'dnnl_query_scratchpad_engine': 7, 'dnnl_query_impl_info_str': 8, 'dnnl_query_reorder_src_engine': 9, 'dnnl_query_reorder_dst_engine': 10, 'dnnl_query_prop_kind': 11, 'dnnl_query_cache_blob_id_size_s64': 12, 'dnnl_query_cache_blob_id': 13, 'dnnl_query_strides': 14, 'dnnl_query_dilations': 15, 'dnnl_query_padding_l': 16, 'dnnl_query_padding_r': 17, 'dnnl_query_epsilon_f32': 18, 'dnnl_query_flags': 19, 'dnnl_query_alg_kind': 20, 'dnnl_query_alpha_f32': 21, 'dnnl_query_beta_f32': 22, 'dnnl_query_axis_s32': 23, 'dnnl_query_local_size_s64': 24, 'dnnl_query_k_f32': 25, 'dnnl_query_p_f32': 26, 'dnnl_query_factors': 27, 'dnnl_query_cell_kind': 28, 'dnnl_query_direction': 29, 'dnnl_query_activation_kind': 30, 'dnnl_query_kernel': 31, 'dnnl_query_group_size_s64': 32, 'dnnl_query_some_md': 128, 'dnnl_query_src_md': 129, 'dnnl_query_diff_src_md': 130, 'dnnl_query_weights_md': 131, 'dnnl_query_diff_weights_md': 132, 'dnnl_query_dst_md': 133, 'dnnl_query_diff_dst_md': 134, 'dnnl_query_workspace_md': 135, 'dnnl_query_scratchpad_md': 136, 'dnnl_query_exec_arg_md': 255, 'dnnl_query_ndims_s32': 256, 'dnnl_query_dims': 257, 'dnnl_query_data_type': 258, 'dnnl_query_submemory_offset_s64': 259, 'dnnl_query_padded_dims': 260, 'dnnl_query_padded_offsets': 261, 'dnnl_query_format_kind': 262, 'dnnl_query_inner_nblks_s32': 263, 'dnnl_query_inner_blks': 264, 'dnnl_query_inner_idxs': 265, 'dnnl_query_sparse_encoding': 266, 'dnnl_query_nnz_s64': 267, 'dnnl_query_num_handles_s32': 268, 'dnnl_query_max': 32767}
 
+# dnnl_cpu_isa_t
+dnnl_cpu_isa_default = 0
+dnnl_cpu_isa_sse41 = 1
+dnnl_cpu_isa_avx = 3
+dnnl_cpu_isa_avx2 = 7
+dnnl_cpu_isa_avx2_vnni = 15
+dnnl_cpu_isa_avx2_vnni_2 = 31
+dnnl_cpu_isa_avx512_core = 39
+dnnl_cpu_isa_avx512_core_vnni = 103
+dnnl_cpu_isa_avx512_core_bf16 = 231
+dnnl_cpu_isa_avx10_1_512 = 495
+dnnl_cpu_isa_avx512_core_fp16 = 495
+dnnl_cpu_isa_avx10_1_512_amx = 4079
+dnnl_cpu_isa_avx512_core_amx = 4079
+dnnl_cpu_isa_avx10_1_512_amx_fp16 = 8175
+dnnl_cpu_isa_avx512_core_amx_fp16 = 8175
+dnnl_cpu_isa_avx10_2 = 131583
+dnnl_cpu_isa_avx10_2_512 = 131583
+dnnl_cpu_isa_avx10_2_amx_2 = 143359
+dnnl_cpu_isa_avx10_2_512_amx_2 = 143359
+ENUMS['dnnl_cpu_isa_t'] = {'dnnl_cpu_isa_default': 0, 'dnnl_cpu_isa_sse41': 1, 'dnnl_cpu_isa_avx': 3, 'dnnl_cpu_isa_avx2': 7, 'dnnl_cpu_isa_avx2_vnni': 15, 'dnnl_cpu_isa_avx2_vnni_2': 31, 'dnnl_cpu_isa_avx512_core': 39, 'dnnl_cpu_isa_avx512_core_vnni': 103, 'dnnl_cpu_isa_avx512_core_bf16': 231, 'dnnl_cpu_isa_avx10_1_512': 495, 'dnnl_cpu_isa_avx512_core_fp16': 495, 'dnnl_cpu_isa_avx10_1_512_amx': 4079, 'dnnl_cpu_isa_avx512_core_amx': 4079, 'dnnl_cpu_isa_avx10_1_512_amx_fp16': 8175, 'dnnl_cpu_isa_avx512_core_amx_fp16': 8175, 'dnnl_cpu_isa_avx10_2': 131583, 'dnnl_cpu_isa_avx10_2_512': 131583, 'dnnl_cpu_isa_avx10_2_amx_2': 143359, 'dnnl_cpu_isa_avx10_2_512_amx_2': 143359}
+
+# dnnl_cpu_isa_hints_t
+dnnl_cpu_isa_no_hints = 0
+dnnl_cpu_isa_prefer_ymm = 1
+ENUMS['dnnl_cpu_isa_hints_t'] = {'dnnl_cpu_isa_no_hints': 0, 'dnnl_cpu_isa_prefer_ymm': 1}
+
 # dnnl_format_tag_t
 dnnl_format_tag_undef = 0
 dnnl_format_tag_any = 1

@@ -297,6 +297,31 @@ ctypedef enum dnnl_query_t:
     dnnl_query_num_handles_s32 = 268
     dnnl_query_max = 32767
 
+ctypedef enum dnnl_cpu_isa_t:
+    dnnl_cpu_isa_default = 0
+    dnnl_cpu_isa_sse41 = 1
+    dnnl_cpu_isa_avx = 3
+    dnnl_cpu_isa_avx2 = 7
+    dnnl_cpu_isa_avx2_vnni = 15
+    dnnl_cpu_isa_avx2_vnni_2 = 31
+    dnnl_cpu_isa_avx512_core = 39
+    dnnl_cpu_isa_avx512_core_vnni = 103
+    dnnl_cpu_isa_avx512_core_bf16 = 231
+    dnnl_cpu_isa_avx10_1_512 = 495
+    dnnl_cpu_isa_avx512_core_fp16 = 495
+    dnnl_cpu_isa_avx10_1_512_amx = 4079
+    dnnl_cpu_isa_avx512_core_amx = 4079
+    dnnl_cpu_isa_avx10_1_512_amx_fp16 = 8175
+    dnnl_cpu_isa_avx512_core_amx_fp16 = 8175
+    dnnl_cpu_isa_avx10_2 = 131583
+    dnnl_cpu_isa_avx10_2_512 = 131583
+    dnnl_cpu_isa_avx10_2_amx_2 = 143359
+    dnnl_cpu_isa_avx10_2_512_amx_2 = 143359
+
+ctypedef enum dnnl_cpu_isa_hints_t:
+    dnnl_cpu_isa_no_hints = 0
+    dnnl_cpu_isa_prefer_ymm = 1
+
 ctypedef enum dnnl_format_tag_t:
     dnnl_format_tag_undef = 0
     dnnl_format_tag_any = 1

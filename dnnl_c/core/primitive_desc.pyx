@@ -17,6 +17,7 @@ from dnnl_c.core.memory_desc cimport md_ok
 from dnnl_c.core.engine_stream cimport engine_ok
 from dnnl_c.core.attr cimport attr_ok, attr_default
 from dnnl_c.core.registry cimport find_kind
+from dnnl_c.core.cpu_isa cimport cpu_isa_effective
 from dnnl_c.core.util cimport cydnnl_now_ms, CYDNNL_MAX_BYTES
 
 cdef enum:
@@ -328,6 +329,9 @@ cdef dnnl_status_t pd_create(dnnl_primitive_desc_t *out, dnnl_engine *engine,
             pd_dispose(pd)
             return fail(dnnl_out_of_memory, "primitive descriptor: out of memory")
     fix_owners(pd)
+    # Dispatch reads the ISA limit and hints, which fixes them (as oneDNN's
+    # first mayiuse does); implementations then ask cpu_isa_has().
+    cpu_isa_effective()
     cdef dnnl_status_t st = pd_try_impls(pd, 0)
     if st != dnnl_success:
         pd_dispose(pd)

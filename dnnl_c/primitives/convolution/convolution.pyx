@@ -103,7 +103,7 @@ cdef dnnl_status_t check_types(const dnnl_primitive_desc *pd) noexcept nogil:
     if not ok:
         return fail(dnnl_unimplemented, "convolution: unsupported data type combination")
     if (src == dnnl_bf16 or wei == dnnl_bf16 or dst == dnnl_bf16) and not bf16_allowed():
-        return fail(dnnl_unimplemented, "convolution: bf16 is disabled by ONEDNN_MAX_CPU_ISA")
+        return fail(dnnl_unimplemented, "convolution: bf16 is disabled by CYDNNL_BF16_UNIMPLEMENTED")
     return dnnl_success
 
 

@@ -90,7 +90,7 @@ cdef dnnl_status_t resolve(dnnl_primitive_desc *pd) noexcept nogil:
     if dt != dnnl_f32 and dt != dnnl_bf16:
         return fail(dnnl_unimplemented, "lrn: data type must be f32 or bf16")
     if dt == dnnl_bf16 and not bf16_allowed():
-        return fail(dnnl_unimplemented, "lrn: bf16 is disabled by ONEDNN_MAX_CPU_ISA")
+        return fail(dnnl_unimplemented, "lrn: bf16 is disabled by CYDNNL_BF16_UNIMPLEMENTED")
     if lrn_desc(pd).alg_kind == dnnl_lrn_within_channel and src.ndims > MAX_WITHIN_NDIMS:
         return fail(dnnl_unimplemented, "lrn: within-channel windows cover at most 3 "
                     "spatial dims")

@@ -99,7 +99,7 @@ cdef dnnl_status_t resolve(dnnl_primitive_desc *pd) noexcept nogil:
             and (out.data_type == dnnl_f32 or out.data_type == dnnl_bf16)):
         return fail(dnnl_unimplemented, "pooling: data types other than f32 and bf16")
     if (data.data_type == dnnl_bf16 or out.data_type == dnnl_bf16) and not bf16_allowed():
-        return fail(dnnl_unimplemented, "pooling: bf16 is disabled by ONEDNN_MAX_CPU_ISA")
+        return fail(dnnl_unimplemented, "pooling: bf16 is disabled by CYDNNL_BF16_UNIMPLEMENTED")
     if not is_max:
         return dnnl_success
     # dst's blocking, dense: dst itself may be a view into a bigger tensor
