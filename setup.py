@@ -69,10 +69,21 @@ def extensions():
         exts.append(Extension(name, [pyx], include_dirs=["dnnl_c"],
                               extra_compile_args=compile_args,
                               extra_link_args=link_args))
-    return cythonize(exts, nthreads=os.cpu_count() or 1, compiler_directives={
+    directives = {
         "language_level": 3, "boundscheck": False, "wraparound": False,
         "cdivision": True, "initializedcheck": False, "embedsignature": True,
-    })
+    }
+    # The Python-level API indexes what users pass (lists, sequences): there
+    # Cython's indexing must check bounds, or out[0] = x writes past an empty
+    # list. Only the kernels and the core need the unchecked speed.
+    def is_api(ext):
+        return ext.name.startswith("dnnl_c.api.") or ext.name.endswith(".api")
+    checked = dict(directives, boundscheck=True, wraparound=True)
+    jobs = os.cpu_count() or 1
+    return (cythonize([e for e in exts if is_api(e)], nthreads=jobs,
+                      compiler_directives=checked)
+            + cythonize([e for e in exts if not is_api(e)], nthreads=jobs,
+                        compiler_directives=directives))
 
 
 # Every folder of dnnl_c is a package; its .pxd and .h files are installed so

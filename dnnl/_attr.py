@@ -33,7 +33,7 @@ class primitive_attr(handle):
         return scratchpad_mode(out[0])
 
     def set_scratchpad_mode(self, mode):
-        error.wrap_c_api(c.dnnl_primitive_attr_set_scratchpad_mode(self.get(), int(mode)),
+        error.wrap_c_api(c.dnnl_primitive_attr_set_scratchpad_mode(self.get(), mode),
                          "could not set scratchpad mode primitive attribute")
 
     def get_fpmath_mode(self):
@@ -43,5 +43,5 @@ class primitive_attr(handle):
         return fpmath_mode(out[0])
 
     def set_fpmath_mode(self, mode):
-        error.wrap_c_api(c.dnnl_primitive_attr_set_fpmath_mode(self.get(), int(mode)),
+        error.wrap_c_api(c.dnnl_primitive_attr_set_fpmath_mode(self.get(), mode),
                          "could not set fpmath mode primitive attribute")

@@ -4,6 +4,7 @@ with or without dilation) told apart by argument types."""
 
 import dnnl_c as c
 from dnnl._attr import primitive_attr
+from dnnl._engine import engine
 from dnnl._error import error
 from dnnl._handle import _c
 from dnnl._memory import desc
@@ -21,7 +22,7 @@ def _parse(args, n_fixed, descs, hint_cls, usage):
     dims = []
     while rest and not isinstance(rest[0], (primitive_desc_base, primitive_attr)) \
             and rest[0] is not None:
-        dims.append(list(rest.pop(0)))
+        dims.append(rest.pop(0))      # dnnl_c checks them: lists of ints
     hint = None
     if hint_cls is not None:
         if not rest or not isinstance(rest[0], hint_cls):
@@ -52,8 +53,9 @@ class convolution_forward(primitive):
             bias = mds[2] if len(mds) == 4 else None
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_convolution_forward_primitive_desc_create(
-                pd, _c(eng), int(pk), int(alg), src.get(), wei.get(),
-                bias.get(True) if bias is not None else None, dst.get(), *dims, _c(attr))
+                pd, _c(eng, "engine", engine), pk, alg, src.get(), wei.get(),
+                bias.get(True) if bias is not None else None, dst.get(), *dims,
+                _c(attr, "attr", primitive_attr))
             self._create(st, pd, "a convolution forward propagation primitive", allow_empty)
 
         def bias_desc(self):
@@ -78,8 +80,8 @@ class convolution_backward_data(primitive):
                 args, 2, (3,), convolution_forward.primitive_desc, self._usage)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_convolution_backward_data_primitive_desc_create(
-                pd, _c(eng), int(alg), mds[0].get(), mds[1].get(), mds[2].get(), *dims,
-                _c(hint), _c(attr))
+                pd, _c(eng, "engine", engine), alg, mds[0].get(), mds[1].get(), mds[2].get(),
+                *dims, _c(hint), _c(attr, "attr", primitive_attr))
             self._create(st, pd, "a convolution backward propagation primitive", allow_empty)
 
     def __init__(self, pd=None):
@@ -104,9 +106,9 @@ class convolution_backward_weights(primitive):
             dbias = mds[2] if len(mds) == 4 else None
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_convolution_backward_weights_primitive_desc_create(
-                pd, _c(eng), int(alg), src.get(), dwei.get(),
+                pd, _c(eng, "engine", engine), alg, src.get(), dwei.get(),
                 dbias.get(True) if dbias is not None else None, ddst.get(), *dims,
-                _c(hint), _c(attr))
+                _c(hint), _c(attr, "attr", primitive_attr))
             self._create(st, pd, "a convolution weights update primitive", allow_empty)
 
         def diff_bias_desc(self):

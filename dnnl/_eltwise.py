@@ -1,8 +1,10 @@
 """dnnl.eltwise_forward and dnnl.eltwise_backward."""
 
 import dnnl_c as c
+from dnnl._engine import engine
 from dnnl._error import error
 from dnnl._handle import _c
+from dnnl._memory import desc
 from dnnl._primitive import _tail, _wrap_c_pd, primitive, primitive_desc_base
 
 
@@ -26,8 +28,8 @@ class eltwise_forward(primitive):
             alpha, beta = (list(numbers) + [0.0, 0.0])[:2]
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_eltwise_forward_primitive_desc_create(
-                pd, _c(eng), int(pk), int(alg), src_md.get(), dst_md.get(), alpha, beta,
-                _c(attr))
+                pd, _c(eng, "engine", engine), pk, alg, _c(src_md, "src_desc", desc),
+                _c(dst_md, "dst_desc", desc), alpha, beta, _c(attr))
             self._create(st, pd, "an eltwise forward propagation primitive", allow_empty)
 
     def __init__(self, pd=None):
@@ -54,7 +56,8 @@ class eltwise_backward(primitive):
             alpha, beta = (list(numbers) + [0.0, 0.0])[:2]
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_eltwise_backward_primitive_desc_create(
-                pd, _c(eng), int(alg), diff_src_md.get(), diff_dst_md.get(), data_md.get(),
+                pd, _c(eng, "engine", engine), alg, _c(diff_src_md, "diff_src_desc", desc),
+                _c(diff_dst_md, "diff_dst_desc", desc), _c(data_md, "data_desc", desc),
                 alpha, beta, _c(hint), _c(attr))
             self._create(st, pd, "an eltwise backward propagation primitive", allow_empty)
 

@@ -18,13 +18,13 @@ class engine(handle):
             return
         super().__init__()
         h = c.dnnl_engine_t()
-        error.wrap_c_api(c.dnnl_engine_create(h, int(kind), index),
+        error.wrap_c_api(c.dnnl_engine_create(h, kind, index),
                          "could not create an engine")
         self._h = h
 
     @staticmethod
     def get_count(kind):
-        return c.dnnl_engine_get_count(int(kind))
+        return c.dnnl_engine_get_count(kind)
 
     def get_kind(self):
         out = [None]

@@ -1,11 +1,24 @@
 """dnnl.handle (oneDNN's dnnl::handle): the base class that owns a dnnl_c
-handle, and _c(), which unwraps any object-layer object for a dnnl_c call."""
+handle, and _c(), which unwraps an object-layer object for a dnnl_c call
+and is where arguments of the wrong class are refused."""
 
 import dnnl_c as c
 from dnnl._error import error
 
 
-class handle:
+class _wrapper:
+    """What every object-layer class over a dnnl_c handle has: the handle
+    in _h, and get()."""
+
+    _h = None
+
+    def get(self, allow_empty=False):
+        if not self._h and not allow_empty:
+            raise error(c.dnnl_invalid_arguments, "object is not initialized")
+        return self._h
+
+
+class handle(_wrapper):
     """Owns a dnnl_c handle RAII-style: destroyed when the last reference
     to this object goes, unless the handle is weak (borrowed)."""
 
@@ -19,11 +32,6 @@ class handle:
         self._release()
         self._h = c_handle
         self._weak = weak
-
-    def get(self, allow_empty=False):
-        if not self._h and not allow_empty:
-            raise error(c.dnnl_invalid_arguments, "object is not initialized")
-        return self._h
 
     def _release(self):
         h = getattr(self, "_h", None)
@@ -49,6 +57,23 @@ class handle:
     __hash__ = object.__hash__
 
 
-def _c(obj):
-    """The dnnl_c handle behind an object-layer object (None when empty)."""
-    return obj._h if obj is not None else None
+def _type_name(obj):
+    t = type(obj)
+    if t.__module__ == "builtins":
+        return t.__name__
+    module = t.__module__.split(".")[0]     # dnnl._memory.desc -> dnnl.memory.desc
+    return "%s.%s" % (module if module in ("dnnl", "dnnl_c") else t.__module__,
+                      t.__qualname__)
+
+
+def _c(obj, name="argument", cls=_wrapper):
+    """The dnnl_c handle behind obj, an object-layer object of class cls,
+    for a dnnl_c call. None is C's NULL (dnnl_c answers it where a handle is
+    required); anything else is a dnnl.error naming the argument."""
+    if obj is None:
+        return None
+    if not isinstance(obj, cls):
+        expected = "object-layer object" if cls is _wrapper else cls.__qualname__
+        raise error(c.dnnl_invalid_arguments, "%s must be %s %s, not %s" % (
+            name, "an" if expected[0] in "aeiou" else "a", expected, _type_name(obj)))
+    return obj._h

@@ -2,17 +2,11 @@
 
 import dnnl_c as c
 from dnnl._attr import primitive_attr
+from dnnl._engine import engine
 from dnnl._error import error
 from dnnl._handle import _c
 from dnnl._memory import desc
 from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc_base
-
-
-def _md(value, name):
-    if not isinstance(value, desc):
-        raise error(c.dnnl_invalid_arguments, "lrn: %s must be a memory.desc, not %s"
-                    % (name, type(value).__name__))
-    return value.get()
 
 
 def _trailing(args, attr, allow_empty, usage):
@@ -50,8 +44,8 @@ class lrn_forward(primitive):
             attr, allow_empty = _trailing(args[9:], attr, allow_empty, self._usage)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_lrn_forward_primitive_desc_create(
-                pd, _c(eng), int(pk), int(alg), _md(src_md, "src_desc"),
-                _md(dst_md, "dst_desc"), local_size, alpha, beta, k, _c(attr))
+                pd, _c(eng, "engine", engine), pk, alg, _c(src_md, "src_desc", desc),
+                _c(dst_md, "dst_desc", desc), local_size, alpha, beta, k, _c(attr))
             self._create(st, pd, "an lrn forward propagation primitive", allow_empty)
 
     def __init__(self, pd=None):
@@ -84,9 +78,9 @@ class lrn_backward(primitive):
             attr, allow_empty = _trailing(args[10:], attr, allow_empty, self._usage)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_lrn_backward_primitive_desc_create(
-                pd, _c(eng), int(alg), _md(diff_src_md, "diff_src_desc"),
-                _md(diff_dst_md, "diff_dst_desc"), _md(src_md, "src_desc"), local_size, alpha,
-                beta, k, _c(hint), _c(attr))
+                pd, _c(eng, "engine", engine), alg, _c(diff_src_md, "diff_src_desc", desc),
+                _c(diff_dst_md, "diff_dst_desc", desc), _c(src_md, "src_desc", desc),
+                local_size, alpha, beta, k, _c(hint), _c(attr))
             self._create(st, pd, "an lrn backward propagation primitive", allow_empty)
 
     def __init__(self, pd=None):

@@ -2,8 +2,7 @@
 to NumPy: dtype mapping, views of plain layouts, write()/read() of any
 layout."""
 
-import operator
-from enum import IntEnum
+import numbers
 
 import numpy as np
 
@@ -11,7 +10,7 @@ import dnnl_c as c
 from dnnl._engine import engine
 from dnnl._enums import _enum
 from dnnl._error import error
-from dnnl._handle import _c, handle
+from dnnl._handle import _c, _type_name, _wrapper, handle
 from dnnl._stream import stream
 
 try:
@@ -51,14 +50,19 @@ def data_type_of(dtype):
     raise error(c.dnnl_invalid_arguments, "no dnnl data type for NumPy dtype %s" % dtype)
 
 
-def _ints(values, name):
+def _list(values, name):
+    """A dims-like argument as a list (its length is ndims); dnnl_c checks
+    each entry."""
+    if isinstance(values, (str, bytes)):
+        values = None
     try:
-        return [operator.index(v) for v in values]
+        return list(values)
     except TypeError:
-        raise error(c.dnnl_invalid_arguments, "%s must be a sequence of ints" % name) from None
+        raise error(c.dnnl_invalid_arguments, "%s must be a sequence of ints, not %s"
+                    % (name, _type_name(values))) from None
 
 
-class desc:
+class desc(_wrapper):
     """oneDNN's dnnl::memory::desc: desc(), desc(dims, data_type, format_tag)
     or desc(dims, data_type, strides). Equality is by value."""
 
@@ -73,13 +77,20 @@ class desc:
                                                     c.dnnl_format_tag_undef)
         elif len(args) == 3:
             dims, data_type, layout = args
-            dims = _ints(dims, "dims")
-            if isinstance(layout, (int, IntEnum)):
-                st = c.dnnl_memory_desc_create_with_tag(h, len(dims), dims, int(data_type),
-                                                        int(layout))
+            dims = _list(dims, "dims")
+            if isinstance(layout, numbers.Integral):          # a format_tag
+                st = c.dnnl_memory_desc_create_with_tag(h, len(dims), dims, data_type, layout)
+            elif isinstance(layout, (str, bytes)) or not hasattr(layout, "__len__"):
+                raise error(c.dnnl_invalid_arguments,
+                            "memory.desc: the third argument must be a memory.format_tag or a "
+                            "list of strides, not %s" % _type_name(layout))
             else:
-                st = c.dnnl_memory_desc_create_with_strides(
-                    h, len(dims), dims, int(data_type), _ints(layout, "strides"))
+                strides = _list(layout, "strides")
+                if len(strides) != len(dims):
+                    raise error(c.dnnl_invalid_arguments,
+                                "memory.desc: %d strides for %d dims" % (len(strides), len(dims)))
+                st = c.dnnl_memory_desc_create_with_strides(h, len(dims), dims, data_type,
+                                                            strides)
         else:
             raise error(c.dnnl_invalid_arguments, "memory.desc takes (), (dims, data_type, "
                         "format_tag) or (dims, data_type, strides)")
@@ -91,11 +102,6 @@ class desc:
     def __del__(self):
         if getattr(self, "_h", None):
             c.dnnl_memory_desc_destroy(self._h)
-
-    def get(self, allow_empty=False):
-        if not self._h and not allow_empty:
-            raise error(c.dnnl_invalid_arguments, "object is not initialized")
-        return self._h
 
     def _derived(self, fn, what, allow_empty, *args):
         h = c.dnnl_memory_desc_t()
@@ -110,10 +116,10 @@ class desc:
     def submemory_desc(self, adims, offsets, allow_empty=False):
         return self._derived(c.dnnl_memory_desc_create_submemory,
                              "could not construct a sub-memory", allow_empty,
-                             _ints(adims, "dims"), _ints(offsets, "offsets"))
+                             _list(adims, "dims"), _list(offsets, "offsets"))
 
     def reshape(self, adims, allow_empty=False):
-        adims = _ints(adims, "dims")
+        adims = _list(adims, "dims")
         return self._derived(c.dnnl_memory_desc_reshape,
                              "could not reshape a memory descriptor", allow_empty,
                              len(adims), adims)
@@ -121,7 +127,7 @@ class desc:
     def permute_axes(self, permutation, allow_empty=False):
         return self._derived(c.dnnl_memory_desc_permute_axes,
                              "could not permute axes of a memory descriptor", allow_empty,
-                             _ints(permutation, "permutation"))
+                             _list(permutation, "permutation"))
 
     def _query(self, what, default):
         out = [default]
@@ -213,9 +219,11 @@ class memory(handle):
         if md is None and aengine is None:
             return
         if not isinstance(md, desc):
-            raise error(c.dnnl_invalid_arguments, "md must be a memory.desc")
+            raise error(c.dnnl_invalid_arguments,
+                        "md must be a memory.desc, not %s" % _type_name(md))
         h = c.dnnl_memory_t()
-        error.wrap_c_api(c.dnnl_memory_create(h, md.get(), _c(aengine), handle),
+        error.wrap_c_api(c.dnnl_memory_create(h, md.get(), _c(aengine, "aengine", engine),
+                                              handle),
                          "could not create a memory object")
         self._h = h
 
@@ -285,6 +293,9 @@ class memory(handle):
         out = np.zeros(md.get_dims(), dtype=numpy_dtype(dt))
         _reorder_with_numpy(out, dt, self, False)
         return out
+
+
+desc.__qualname__ = "memory.desc"   # as messages name it
 
 
 def _plain_view(mem):

@@ -2,30 +2,18 @@
 
 import dnnl_c as c
 from dnnl._attr import primitive_attr
+from dnnl._engine import engine
 from dnnl._error import error
-from dnnl._handle import _c
+from dnnl._handle import _c, _type_name
 from dnnl._memory import desc
 from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc_base
-
-
-def _dims_arg(value, name, what):
-    try:
-        return [int(v) for v in value]
-    except (TypeError, ValueError):
-        raise error(c.dnnl_invalid_arguments,
-                    "%s: %s must be a list of ints" % (what, name)) from None
-
-
-def _md_arg(value, name, what):
-    if not isinstance(value, desc):
-        raise error(c.dnnl_invalid_arguments, "%s: %s must be a memory.desc" % (what, name))
-    return value.get()
 
 
 def _attr_arg(rest, what):
     if len(rest) > 1 or (rest and rest[0] is not None
                          and not isinstance(rest[0], primitive_attr)):
-        raise error(c.dnnl_invalid_arguments, "%s: unexpected arguments %r" % (what, rest))
+        raise error(c.dnnl_invalid_arguments, "%s: unexpected arguments: %s"
+                    % (what, ", ".join(_type_name(a) for a in rest)))
     return rest[0] if rest else None
 
 
@@ -47,13 +35,12 @@ class pooling_forward(primitive):
                             "%s takes (engine, prop_kind, algorithm, src_desc, dst_desc, "
                             "strides, kernel, dilation, padding_l, padding_r[, attr])" % what)
             eng, pk, alg, src_md, dst_md = args[:5]
-            dims = [_dims_arg(v, n, what) for v, n in zip(
-                args[5:10], ("strides", "kernel", "dilation", "padding_l", "padding_r"))]
+            dims = args[5:10]        # dnnl_c checks them: lists of ints
             attr = _attr_arg(args[10:], what)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_pooling_forward_primitive_desc_create(
-                pd, _c(eng), int(pk), int(alg), _md_arg(src_md, "src_desc", what),
-                _md_arg(dst_md, "dst_desc", what), *dims, _c(attr))
+                pd, _c(eng, "engine", engine), pk, alg, _c(src_md, "src_desc", desc),
+                _c(dst_md, "dst_desc", desc), *dims, _c(attr))
             self._create(st, pd, "a pooling forward propagation primitive", allow_empty)
 
     def __init__(self, pd=None):
@@ -79,8 +66,7 @@ class pooling_backward(primitive):
                             "strides, kernel, dilation, padding_l, padding_r, hint_fwd_pd"
                             "[, attr])" % what)
             eng, alg, diff_src_md, diff_dst_md = args[:4]
-            dims = [_dims_arg(v, n, what) for v, n in zip(
-                args[4:9], ("strides", "kernel", "dilation", "padding_l", "padding_r"))]
+            dims = args[4:9]
             hint = args[9]
             if not isinstance(hint, pooling_forward.primitive_desc):
                 raise error(c.dnnl_invalid_arguments,
@@ -88,8 +74,8 @@ class pooling_backward(primitive):
             attr = _attr_arg(args[10:], what)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_pooling_backward_primitive_desc_create(
-                pd, _c(eng), int(alg), _md_arg(diff_src_md, "diff_src_desc", what),
-                _md_arg(diff_dst_md, "diff_dst_desc", what), *dims, hint.get(), _c(attr))
+                pd, _c(eng, "engine", engine), alg, _c(diff_src_md, "diff_src_desc", desc),
+                _c(diff_dst_md, "diff_dst_desc", desc), *dims, hint.get(), _c(attr))
             self._create(st, pd, "a pooling backward propagation primitive", allow_empty)
 
     def __init__(self, pd=None):

@@ -2,13 +2,17 @@
 and the helpers every primitive family's primitive_desc uses: _wrap_c_pd()
 for the form over a dnnl_c pd handle, _tail() for the optional arguments."""
 
+import numbers
+from collections.abc import Mapping
+
 import dnnl_c as c
 from dnnl._attr import primitive_attr
 from dnnl._engine import engine
 from dnnl._enums import _enum, algorithm, prop_kind, query, rnn_direction
 from dnnl._error import error
-from dnnl._handle import _c, handle
-from dnnl._memory import desc
+from dnnl._handle import _c, _type_name, handle
+from dnnl._memory import desc, memory
+from dnnl._stream import stream
 
 
 class primitive_desc_base(handle):
@@ -45,12 +49,12 @@ class primitive_desc_base(handle):
 
     def _query(self, what, index=0):
         out = [None]
-        error.wrap_c_api(c.dnnl_primitive_desc_query(self.get(), int(what), index, out),
-                         "could not query %s" % c.dnnl_query2str(int(what)))
+        error.wrap_c_api(c.dnnl_primitive_desc_query(self.get(), what, index, out),
+                         "could not query %s" % c.dnnl_query2str(what))
         return out[0]
 
     def query_md(self, what, idx=0):
-        md = c.dnnl_primitive_desc_query_md(self.get(), int(what), idx)
+        md = c.dnnl_primitive_desc_query_md(self.get(), what, idx)
         if md is None:
             return desc()
         clone = c.dnnl_memory_desc_t()
@@ -175,22 +179,24 @@ def _wrap_c_pd(self, args, kind, prop_kinds=()):
 def _tail(args, n_numbers, hint_cls=None):
     """Splits the optional C++ tail after the required arguments: up to
     n_numbers scalars, then the hint primitive descriptor (when hint_cls),
-    then attr. Returns (numbers, hint, attr)."""
-    numbers = []
+    then attr. Returns (scalars, hint, attr)."""
+    scalars = []
     rest = list(args)
-    while rest and len(numbers) < n_numbers and isinstance(rest[0], (int, float)) \
+    while rest and len(scalars) < n_numbers and isinstance(rest[0], numbers.Real) \
             and not isinstance(rest[0], bool):
-        numbers.append(rest.pop(0))
+        scalars.append(rest.pop(0))
     hint = None
     if hint_cls is not None:
         if not rest or not isinstance(rest[0], hint_cls):
             raise error(c.dnnl_invalid_arguments,
-                        "expected hint_fwd_pd, a %s" % hint_cls.__qualname__)
+                        "expected hint_fwd_pd, a %s, not %s" % (
+                            hint_cls.__qualname__, _type_name(rest[0]) if rest else "nothing"))
         hint = rest.pop(0)
     attr = rest.pop(0) if rest else None
     if rest or (attr is not None and not isinstance(attr, primitive_attr)):
-        raise error(c.dnnl_invalid_arguments, "unexpected arguments: %r" % (rest or [attr],))
-    return numbers, hint, attr
+        raise error(c.dnnl_invalid_arguments, "unexpected arguments: %s" % ", ".join(
+            _type_name(a) for a in (rest or [attr])))
+    return scalars, hint, attr
 
 
 class primitive(handle):
@@ -204,7 +210,8 @@ class primitive(handle):
         super().__init__()
         if pd is None:
             return
-        c_pd = pd.get() if isinstance(pd, primitive_desc_base) else pd
+        c_pd = pd if isinstance(pd, c.dnnl_primitive_desc_t) else \
+            _c(pd, "pd", primitive_desc_base)
         h = c.dnnl_primitive_t()
         error.wrap_c_api(c.dnnl_primitive_create(h, c_pd), "could not create a primitive")
         self._h = h
@@ -226,11 +233,12 @@ class primitive(handle):
 
     def execute(self, astream, args):
         """args: {DNNL_ARG_*: memory}."""
-        try:
-            c_args = [(int(k), _c(v) if v else None) for k, v in args.items()]
-        except AttributeError:
-            raise error(c.dnnl_invalid_arguments,
-                        "execute arguments must be a dict {DNNL_ARG_*: memory}") from None
-        error.wrap_c_api(c.dnnl_primitive_execute(self.get(), _c(astream), len(c_args),
-                                                  c_args),
+        if not isinstance(args, Mapping):
+            raise error(c.dnnl_invalid_arguments, "execute arguments must be a dict "
+                        "{DNNL_ARG_*: memory}, not %s" % _type_name(args))
+        # keys go to dnnl_c as they are: it checks that they are ints
+        c_args = [(k, _c(v, "the memory of argument %r" % (k,), memory))
+                  for k, v in args.items()]
+        error.wrap_c_api(c.dnnl_primitive_execute(self.get(), _c(astream, "astream", stream),
+                                                  len(c_args), c_args),
                          "could not execute a primitive")

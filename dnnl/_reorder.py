@@ -1,10 +1,11 @@
 """dnnl.reorder (oneDNN's dnnl::reorder)."""
 
 import dnnl_c as c
+from dnnl._attr import primitive_attr
 from dnnl._engine import engine
 from dnnl._error import error
-from dnnl._handle import _c
-from dnnl._memory import memory
+from dnnl._handle import _c, _type_name
+from dnnl._memory import desc, memory
 from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc_base
 
 
@@ -20,8 +21,11 @@ class reorder(primitive):
             super().__init__()
             if _wrap_c_pd(self, args, c.dnnl_reorder):
                 return
-            if len(args) >= 2 and isinstance(args[0], memory):
+            if len(args) in (2, 3) and isinstance(args[0], memory):
                 src, dst = args[0], args[1]
+                if not isinstance(dst, memory):
+                    raise error(c.dnnl_invalid_arguments, "reorder: dst must be a memory, not "
+                                "%s" % _type_name(dst))
                 attr = args[2] if len(args) > 2 else None
                 args = (src.get_engine(), src.get_desc(), dst.get_engine(), dst.get_desc(),
                         attr)
@@ -32,8 +36,10 @@ class reorder(primitive):
             src_engine, src_md, dst_engine, dst_md = args[:4]
             attr = args[4] if len(args) == 5 else None
             pd = c.dnnl_primitive_desc_t()
-            st = c.dnnl_reorder_primitive_desc_create(pd, src_md.get(), _c(src_engine),
-                                                      dst_md.get(), _c(dst_engine), _c(attr))
+            st = c.dnnl_reorder_primitive_desc_create(
+                pd, _c(src_md, "src_md", desc), _c(src_engine, "src_engine", engine),
+                _c(dst_md, "dst_md", desc), _c(dst_engine, "dst_engine", engine),
+                _c(attr, "attr", primitive_attr))
             self._create(st, pd, "a reorder primitive", allow_empty)
 
         def get_src_engine(self):

@@ -20,7 +20,7 @@ class stream(handle):
             return
         h = c.dnnl_stream_t()
         flags = stream.flags.default_flags if flags is None else flags
-        error.wrap_c_api(c.dnnl_stream_create(h, _c(aengine), int(flags)),
+        error.wrap_c_api(c.dnnl_stream_create(h, _c(aengine, "aengine", engine), flags),
                          "could not create a stream")
         self._h = h
 

@@ -236,13 +236,9 @@ def test_backward_use_dst(case):
 
 BASE = H.Case(alg="relu", dt="f32", layout="plain", shape=DIMS)
 BASE_DST = BASE.replace(alg="relu_use_dst_for_bwd")
-KNOWN_GAPS = {
-    "obj-null-": "dnnl.eltwise_*.primitive_desc calls .get() on a None memory.desc: "
-                 "AttributeError, not dnnl.error (lrn and pooling check their descriptors)",
-}
 
 
 @pytest.mark.parametrize("op,case,name", H.bad_input_params(
-    [(FWD, BASE), (BWD, BASE), (BWD_USE_DST, BASE_DST)], xfail=KNOWN_GAPS))
+    [(FWD, BASE), (BWD, BASE), (BWD_USE_DST, BASE_DST)]))
 def test_bad_input(op, case, name):
     H.check_bad_input(op, case, name)

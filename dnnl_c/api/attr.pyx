@@ -8,9 +8,6 @@ cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
 from dnnl_c.api.handles cimport *
 
-from dnnl_c.api.handles import _BadArg, DNNL_MEMORY_ALLOCATE
-import operator
-
 
 # ------------------------------------------------------------ attributes
 
@@ -21,7 +18,7 @@ def dnnl_primitive_attr_create(attr):
     try:
         out = _out(attr, dnnl_primitive_attr_t, "attr")
         st = c.dnnl_primitive_attr_create(&a)
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &a.hdr)
@@ -35,7 +32,7 @@ def dnnl_primitive_attr_clone(attr, existing_attr):
         out = _out(attr, dnnl_primitive_attr_t, "attr")
         st = c.dnnl_primitive_attr_clone(&a, <c.const_dnnl_primitive_attr_t>_in(
             existing_attr, dnnl_primitive_attr_t, "existing_attr"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &a.hdr)
@@ -47,7 +44,7 @@ def dnnl_primitive_attr_destroy(attr):
     try:
         return c.dnnl_primitive_attr_destroy(
             <c.dnnl_primitive_attr_t>_in(attr, dnnl_primitive_attr_t, "attr"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
 
 
@@ -59,7 +56,7 @@ def dnnl_primitive_attr_get_scratchpad_mode(attr, mode):
             <c.const_dnnl_primitive_attr_t>_in(attr, dnnl_primitive_attr_t, "attr"), &m)
         if st == dnnl_success:
             _set_out(mode, <int>m, "mode")
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     return st
 
@@ -69,8 +66,8 @@ def dnnl_primitive_attr_set_scratchpad_mode(attr, mode):
     try:
         return c.dnnl_primitive_attr_set_scratchpad_mode(
             <c.dnnl_primitive_attr_t>_in(attr, dnnl_primitive_attr_t, "attr"),
-            <dnnl_scratchpad_mode_t><int>mode)
-    except (_BadArg, TypeError, OverflowError) as err:
+            <dnnl_scratchpad_mode_t>_enum(mode, "mode"))
+    except Exception as err:
         return _bad(err)
 
 
@@ -82,7 +79,7 @@ def dnnl_primitive_attr_get_fpmath_mode(attr, mode):
             <c.const_dnnl_primitive_attr_t>_in(attr, dnnl_primitive_attr_t, "attr"), &m)
         if st == dnnl_success:
             _set_out(mode, <int>m, "mode")
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     return st
 
@@ -92,6 +89,6 @@ def dnnl_primitive_attr_set_fpmath_mode(attr, mode):
     try:
         return c.dnnl_primitive_attr_set_fpmath_mode(
             <c.dnnl_primitive_attr_t>_in(attr, dnnl_primitive_attr_t, "attr"),
-            <dnnl_fpmath_mode_t><int>mode)
-    except (_BadArg, TypeError, OverflowError) as err:
+            <dnnl_fpmath_mode_t>_enum(mode, "mode"))
+    except Exception as err:
         return _bad(err)

@@ -8,17 +8,15 @@ cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
 from dnnl_c.api.handles cimport *
 
-from dnnl_c.api.handles import _BadArg, DNNL_MEMORY_ALLOCATE
-import operator
-
 
 # ------------------------------------------------------------ engine, stream
 
 
 def dnnl_engine_get_count(kind):
     try:
-        return c.dnnl_engine_get_count(<dnnl_engine_kind_t><int>kind)
-    except (TypeError, OverflowError):
+        return c.dnnl_engine_get_count(<dnnl_engine_kind_t>_enum(kind, "kind"))
+    except Exception as err:
+        _bad(err)
         return 0
 
 
@@ -28,10 +26,9 @@ def dnnl_engine_create(engine, kind, index):
     c.cydnnl_clear_error()
     try:
         out = _out(engine, dnnl_engine_t, "engine")
-        if index < 0:
-            _fail("index must be >= 0")
-        st = c.dnnl_engine_create(&e, <dnnl_engine_kind_t><int>kind, <size_t>index)
-    except (_BadArg, TypeError, OverflowError) as err:
+        st = c.dnnl_engine_create(&e, <dnnl_engine_kind_t>_enum(kind, "kind"),
+                                  _size(index, "index"))
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &e.hdr)
@@ -45,7 +42,7 @@ def dnnl_engine_get_kind(engine, kind):
         st = c.dnnl_engine_get_kind(<c.dnnl_engine_t>_in(engine, dnnl_engine_t, "engine"), &k)
         if st == dnnl_success:
             _set_out(kind, <int>k, "kind")
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     return st
 
@@ -54,7 +51,7 @@ def dnnl_engine_destroy(engine):
     c.cydnnl_clear_error()
     try:
         return c.dnnl_engine_destroy(<c.dnnl_engine_t>_in(engine, dnnl_engine_t, "engine"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
 
 
@@ -64,13 +61,12 @@ def dnnl_stream_create(stream, engine, flags):
     try:
         out = _out(stream, dnnl_stream_t, "stream")
         st = c.dnnl_stream_create(&s, <c.dnnl_engine_t>_in(engine, dnnl_engine_t, "engine"),
-                                  <unsigned>flags)
-    except (_BadArg, TypeError, OverflowError) as err:
+                                  _unsigned(flags, "flags"))
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &s.hdr)
     return st
-
 
 
 def dnnl_stream_get_engine(stream, engine):
@@ -79,7 +75,7 @@ def dnnl_stream_get_engine(stream, engine):
     try:
         out = _out(engine, dnnl_engine_t, "engine")
         st = c.dnnl_stream_get_engine(<c.const_dnnl_stream_t>_in(stream, dnnl_stream_t, "stream"), &e)
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         out.adopt(&e.hdr)
@@ -90,7 +86,7 @@ def dnnl_stream_wait(stream):
     c.cydnnl_clear_error()
     try:
         return c.dnnl_stream_wait(<c.dnnl_stream_t>_in(stream, dnnl_stream_t, "stream"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
 
 
@@ -98,5 +94,5 @@ def dnnl_stream_destroy(stream):
     c.cydnnl_clear_error()
     try:
         return c.dnnl_stream_destroy(<c.dnnl_stream_t>_in(stream, dnnl_stream_t, "stream"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)

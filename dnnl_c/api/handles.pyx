@@ -10,10 +10,13 @@ from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABL
 from libc.stdint cimport int64_t, uintptr_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
+from libc.math cimport INFINITY, fabs
+from libc.float cimport FLT_MAX
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
 
+import numbers
 import operator
 
 # ------------------------------------------------------------ handles
@@ -111,6 +114,10 @@ DNNL_MEMORY_NONE = None
 
 
 # ------------------------------------------------------------ argument checks
+# Every wrapper converts what the user passes with these helpers, inside a
+# try whose except turns any exception into a status (_bad). They raise
+# _BadArg naming the argument, so a wrong type or a value C cannot hold is
+# dnnl_invalid_arguments with a message, never a truncation.
 
 
 class _BadArg(Exception):
@@ -121,12 +128,98 @@ cdef int _fail(str msg) except -1:
     raise _BadArg(msg)
 
 
+cdef str _what(object x):
+    """How a message names a value: its type, and the value if short."""
+    t = type(x)
+    name = t.__name__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
+    if isinstance(x, (int, float, str, bytes)):
+        r = repr(x)
+        if len(r) <= 40:
+            return "%s %s" % (name, r)
+    if isinstance(x, (list, tuple, dict)) and len(x) == 0:
+        return "an empty " + name
+    return name
+
+
+cdef object _index(object x, str name):
+    """x as a Python int: ints and NumPy integer scalars (operator.index);
+    floats, strings, None, arrays are refused, not truncated."""
+    try:
+        return operator.index(x)
+    except Exception:
+        _fail("%s must be an int, not %s" % (name, _what(x)))
+
+
+cdef object _ranged(object x, str name, object lo, object hi, str ctype):
+    v = _index(x, name)
+    if v < lo or v > hi:
+        _fail("%s = %d does not fit in %s" % (name, v, ctype))
+    return v
+
+
+cdef int64_t _int(object x, str name) except? -1:
+    return _ranged(x, name, -2**63, 2**63 - 1, "int64")
+
+
+cdef int _int32(object x, str name) except? -1:
+    return _ranged(x, name, -2**31, 2**31 - 1, "a C int")
+
+
+cdef int _enum(object x, str name) except? -1:
+    # oneDNN's enums are C ints
+    return _ranged(x, name, -2**31, 2**31 - 1, "a C enum")
+
+
+cdef size_t _size(object x, str name) except? 0:
+    v = _index(x, name)
+    if v < 0:
+        _fail("%s = %d must be >= 0" % (name, v))
+    if v > <size_t>-1:
+        _fail("%s = %d does not fit in size_t" % (name, v))
+    return v
+
+
+cdef unsigned _unsigned(object x, str name) except? 0:
+    return _ranged(x, name, 0, 2**32 - 1, "a C unsigned")
+
+
+cdef float _float(object x, str name) except? -1:
+    # numbers.Real: int, float, NumPy scalars; not str ("1.5"), None, arrays
+    cdef double v
+    if not isinstance(x, numbers.Real):
+        _fail("%s must be a real number, not %s" % (name, _what(x)))
+    try:
+        v = float(x)
+    except Exception:
+        _fail("%s = %s is not representable as a float" % (name, _what(x)))
+    if FLT_MAX < fabs(v) < INFINITY:      # inf and nan are floats too
+        _fail("%s = %r does not fit in a C float" % (name, v))
+    return <float>v
+
+
+cdef list _seq(object x, str name):
+    """The items of a sequence argument (a list, tuple, NumPy array, ...)."""
+    if x is None or isinstance(x, (str, bytes, dict)):
+        _fail("%s must be a sequence, not %s" % (name, _what(x)))
+    try:
+        return list(x)
+    except Exception:
+        _fail("%s must be a sequence, not %s" % (name, _what(x)))
+
+
+cdef int64_t _dim(object x, str name) except? -1:
+    # bool is an int to Python, never a dim
+    if isinstance(x, bool):
+        _fail("%s must be an int, not bool" % name)
+    return _int(x, name)
+
+
 cdef c.obj_header *_in(object h, type cls, str name) except? NULL:
     """The C pointer of an input handle (None is NULL)."""
     if h is None:
         return NULL
-    if type(h) is not cls and not isinstance(h, cls):
-        _fail("%s must be a %s, not %s" % (name, cls.__name__, type(h).__name__))
+    if not isinstance(h, cls):
+        _fail("%s must be a %s, not %s" % (name, cls.__name__, _what(h)))
     return (<_handle>h).ptr
 
 
@@ -155,7 +248,7 @@ cdef int _spatial_dims(object md, str name) except -1:
 
 cdef _handle _out(object h, type cls, str name):
     if not isinstance(h, cls):
-        _fail("%s must be a %s to fill in, not %s" % (name, cls.__name__, type(h).__name__))
+        _fail("%s must be a %s to fill in, not %s" % (name, cls.__name__, _what(h)))
     return <_handle>h
 
 
@@ -163,35 +256,37 @@ cdef int _fill_dims(object seq, c.dnnl_dim_t *out, int need, str name) except -1
     """Copies a sequence of ints into a dnnl_dims_t; it must hold `need`."""
     cdef int i, n
     memset(out, 0, sizeof(c.dnnl_dims_t))
-    try:
-        items = list(seq)
-    except TypeError:
-        _fail("%s must be a sequence of ints" % name)
+    items = _seq(seq, name)
     n = len(items)
     if n > DNNL_MAX_NDIMS:
         _fail("%s has %d entries; at most %d" % (name, n, DNNL_MAX_NDIMS))
     if n < need:
         _fail("%s has %d entries; %d needed" % (name, n, need))
     for i in range(n):
-        try:
-            out[i] = operator.index(items[i])
-        except (TypeError, OverflowError):
-            _fail("%s[%d] must be an int in the int64 range" % (name, i))
+        out[i] = _dim(items[i], "%s[%d]" % (name, i))
     return n
 
 
 cdef int _set_out(object out, object value, str name) except -1:
-    try:
-        out[0] = value
-    except (TypeError, IndexError):
-        _fail("%s must be a list (or other mutable sequence) to receive the result" % name)
+    # out must be a list (C's &result); its length is checked here, not left
+    # to Cython's indexing, whose bounds check the build may turn off
+    if not isinstance(out, list) or len(<list>out) < 1:
+        _fail("%s must be a list of at least one element ([None]) to receive the "
+              "result, not %s" % (name, _what(out)))
+    out[0] = value
     return 0
 
 
 cdef dnnl_status_t _bad(object e):
-    msg = str(e).encode("utf-8", "replace")
-    c.fail(dnnl_invalid_arguments, msg)
-    return dnnl_invalid_arguments
+    cdef dnnl_status_t st = dnnl_out_of_memory if isinstance(e, MemoryError) \
+        else dnnl_invalid_arguments
+    try:
+        text = str(e) if isinstance(e, _BadArg) else "%s: %s" % (type(e).__name__, e)
+        msg = text.encode("utf-8", "replace")
+    except Exception:
+        msg = type(e).__name__.encode("utf-8", "replace")
+    c.fail(st, msg)
+    return st
 
 
 cdef tuple _dims_tuple(const c.dnnl_dim_t *p, int n):

@@ -1,7 +1,8 @@
 # The Python-level C API on memories, and user buffers as data handles.
 
-from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,
-                             PyBUF_ANY_CONTIGUOUS, PyBUF_FORMAT, PyBUF_ND)
+from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBuffer_IsContiguous,
+                             PyBUF_WRITABLE, PyBUF_STRIDES, PyBUF_SIMPLE, PyBUF_FORMAT,
+                             PyBUF_ND)
 from libc.stdint cimport int64_t, uintptr_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
@@ -11,25 +12,112 @@ from dnnl_c.dnnl_types cimport *
 from dnnl_c.api.handles cimport *
 
 from dnnl_c.api.handles import _BadArg, DNNL_MEMORY_ALLOCATE
-import operator
 
 
 # ------------------------------------------------------------ user buffers
 
 
+# The elements a user buffer may hold for each data type, as (kind,
+# itemsize) of its buffer format ('f' float, 'i' signed, 'u' unsigned, 'b'
+# bool), or a NumPy dtype name for types the buffer protocol cannot name
+# (ml_dtypes' bfloat16). Raw bytes ('B', or no format) fit any data type.
+cdef dict _ELEMENTS = {
+    dnnl_f32: (("f", 4),), dnnl_f64: (("f", 8),), dnnl_f16: (("f", 2),),
+    dnnl_bf16: (("u", 2), "bfloat16"), dnnl_s32: (("i", 4),), dnnl_s8: (("i", 1),),
+    dnnl_u8: (("u", 1),), dnnl_s64: (("i", 8),), dnnl_boolean: (("b", 1),),
+    dnnl_f8_e5m2: ("float8_e5m2",), dnnl_f8_e4m3: ("float8_e4m3fn",),
+}
+cdef dict _NEEDS = {
+    dnnl_f32: "float32", dnnl_f64: "float64", dnnl_f16: "float16",
+    dnnl_bf16: "ml_dtypes.bfloat16 or uint16", dnnl_s32: "int32", dnnl_s8: "int8",
+    dnnl_u8: "uint8", dnnl_s64: "int64", dnnl_boolean: "bool",
+    dnnl_f8_e5m2: "ml_dtypes.float8_e5m2", dnnl_f8_e4m3: "ml_dtypes.float8_e4m3fn",
+}
+cdef dict _KIND_OF_CODE = {}
+for _code in "bhilqn":
+    _KIND_OF_CODE[_code] = "i"
+for _code in "BHILQN":
+    _KIND_OF_CODE[_code] = "u"
+for _code in "efd":
+    _KIND_OF_CODE[_code] = "f"
+_KIND_OF_CODE["?"] = "b"
+
+
+cdef object _element(bint formatted, const char *fmt, Py_ssize_t itemsize, object obj):
+    """What a buffer holds: "raw" (bytes), (kind, itemsize), a dtype name,
+    or None when unknown. formatted: the exporter was asked for a format
+    (then NULL means bytes); else it could not name it."""
+    if not formatted:
+        dtype = getattr(obj, "dtype", None)     # NumPy's custom dtypes
+        name = getattr(dtype, "name", None)
+        return name if isinstance(name, str) else None
+    if fmt == NULL:
+        return "raw"
+    f = (<bytes>fmt).decode("ascii", "replace")
+    if f[:1] in ("@", "=", "<"):  # native byte order (x86-64 is little endian)
+        f = f[1:]
+    if f in ("B", "c"):
+        return "raw"
+    kind = _KIND_OF_CODE.get(f)
+    return (kind, itemsize) if kind is not None else None
+
+
+cdef str _element_str(object e, const char *fmt):
+    if isinstance(e, tuple):
+        names = {"f": "float", "i": "int", "u": "uint"}
+        return "bool elements" if e[0] == "b" else "%s%d elements" % (names[e[0]], 8 * e[1])
+    if isinstance(e, str):
+        return "%s elements" % e
+    if fmt != NULL:
+        return "elements of format %r" % (<bytes>fmt).decode("ascii", "replace")
+    return "elements of an unknown type"
+
+
 cdef class _buffer:
-    """A writable contiguous buffer exported by a Python object, held open."""
+    """A user buffer for a memory of data type `data_type`, held open: it
+    must be writable (the library writes to memories), C-contiguous (the
+    library addresses it by the descriptor's strides), and hold the data
+    type's elements or raw bytes, never anything else reinterpreted."""
     cdef Py_buffer view
     cdef bint held
     cdef readonly object obj
 
-    def __cinit__(self, obj):
+    def __cinit__(self, obj, int data_type):
+        cdef bint formatted = True
         try:
-            PyObject_GetBuffer(obj, &self.view, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS)
-        except (BufferError, TypeError, ValueError) as err:
-            raise _BadArg("the data handle must be a writable contiguous buffer (%s)" % err)
+            PyObject_GetBuffer(obj, &self.view, PyBUF_STRIDES | PyBUF_WRITABLE | PyBUF_FORMAT)
+        except Exception:
+            # NumPy cannot name some dtypes (bfloat16) in a buffer format
+            formatted = False
+            try:
+                PyObject_GetBuffer(obj, &self.view, PyBUF_STRIDES | PyBUF_WRITABLE)
+            except Exception as err:
+                self._refuse_unwritable(obj, err)
         self.held = True
         self.obj = obj
+        if not PyBuffer_IsContiguous(&self.view, b"C"):
+            raise _BadArg("the buffer must be C-contiguous (a %d-d view with strides %s)" % (
+                self.view.ndim, tuple([self.view.strides[i] for i in range(self.view.ndim)])))
+        e = _element(formatted, self.view.format, self.view.itemsize, obj)
+        if e == "raw" or data_type == dnnl_data_type_undef:
+            return
+        if e not in _ELEMENTS.get(data_type, ()):
+            raise _BadArg("the buffer holds %s; a %s memory needs %s "
+                          "(or raw bytes: bytearray, uint8)" % (
+                              _element_str(e, self.view.format),
+                              (<bytes>c.dnnl_dt2str(<dnnl_data_type_t>data_type)).decode(),
+                              _NEEDS.get(data_type, "raw bytes")))
+
+    cdef int _refuse_unwritable(self, obj, err) except -1:
+        cdef Py_buffer ro
+        try:
+            PyObject_GetBuffer(obj, &ro, PyBUF_SIMPLE)
+        except Exception:
+            raise _BadArg("the data handle must be a buffer (a NumPy array, bytearray, or a "
+                          "data_handle), not %s" % _what(obj))
+        PyBuffer_Release(&ro)
+        raise _BadArg("the buffer must be writable (the library writes to memories) and "
+                      "have strides; %s is not (%s)" % (_what(obj), err))
 
     def __dealloc__(self):
         if self.held:
@@ -119,7 +207,7 @@ cdef object _handle_arg(object handle, void **ptr, c.const_dnnl_memory_desc_t md
     if isinstance(handle, int):
         _fail("raw addresses are not accepted as data handles; pass a buffer "
               "(a NumPy array, bytearray, or a data_handle from dnnl_memory_get_data_handle)")
-    buf = _buffer(handle)
+    buf = _buffer(handle, md.md.data_type if md != NULL else dnnl_data_type_undef)
     cdef size_t need = c.cydnnl_memory_desc_extent(md) if md != NULL else 0
     if <size_t>(<_buffer>buf).view.len < need:
         _fail("the buffer holds %d bytes; the memory descriptor needs %d"
@@ -130,8 +218,9 @@ cdef object _handle_arg(object handle, void **ptr, c.const_dnnl_memory_desc_t md
 
 def dnnl_memory_create(memory, memory_desc, engine, handle):
     """handle: DNNL_MEMORY_ALLOCATE (zero-filled), DNNL_MEMORY_NONE (None),
-    or a writable contiguous buffer of at least the descriptor's size, which
-    the memory keeps alive."""
+    or a writable C-contiguous buffer of at least the descriptor's size
+    holding the memory's data type (or raw bytes), which the memory keeps
+    alive."""
     cdef c.dnnl_memory_t m = NULL
     cdef c.const_dnnl_memory_desc_t md
     cdef void *ptr = NULL
@@ -144,7 +233,7 @@ def dnnl_memory_create(memory, memory_desc, engine, handle):
         buf = _handle_arg(handle, &ptr, md)
         st = c.dnnl_memory_create(&m, md, <c.dnnl_engine_t>_in(engine, dnnl_engine_t, "engine"),
                                   ptr)
-    except (_BadArg, TypeError, OverflowError) as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         if buf is not None:
@@ -157,11 +246,14 @@ def dnnl_memory_create(memory, memory_desc, engine, handle):
 def dnnl_memory_create_v2(memory, memory_desc, engine, nhandles, handles):
     c.cydnnl_clear_error()
     try:
-        if nhandles != 1 or handles is None or len(handles) < 1:
+        if _int32(nhandles, "nhandles") != 1:
             _fail("dense formats take exactly one handle")
-    except (_BadArg, TypeError) as err:
+        items = _seq(handles, "handles")
+        if len(items) < 1:
+            _fail("handles has no entries; 1 needed")
+    except Exception as err:
         return _bad(err)
-    return dnnl_memory_create(memory, memory_desc, engine, handles[0])
+    return dnnl_memory_create(memory, memory_desc, engine, items[0])
 
 
 def dnnl_memory_get_memory_desc(memory, memory_desc):
@@ -171,7 +263,7 @@ def dnnl_memory_get_memory_desc(memory, memory_desc):
         out = _out(memory_desc, dnnl_memory_desc_t, "memory_desc")
         st = c.dnnl_memory_get_memory_desc(
             <c.const_dnnl_memory_t>_in(memory, dnnl_memory_t, "memory"), &md)
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         out.adopt(<c.obj_header *>&md.hdr)
@@ -185,7 +277,7 @@ def dnnl_memory_get_engine(memory, engine):
         out = _out(engine, dnnl_engine_t, "engine")
         st = c.dnnl_memory_get_engine(<c.const_dnnl_memory_t>_in(memory, dnnl_memory_t,
                                                                  "memory"), &e)
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         out.adopt(&e.hdr)
@@ -194,34 +286,38 @@ def dnnl_memory_get_engine(memory, engine):
 
 def dnnl_memory_get_data_handle(memory, handle):
     """handle[0] receives a data_handle (None for a memory without one)."""
-    return dnnl_memory_get_data_handle_v2(memory, handle, 0)
+    return _get_data_handle(memory, handle, 0, "handle")
 
 
 def dnnl_memory_get_data_handle_v2(memory, handle, index):
+    return _get_data_handle(memory, handle, index, "handle")
+
+
+cdef dnnl_status_t _get_data_handle(object memory, object out, object index, str name):
     cdef c.const_dnnl_memory_t m
     cdef void *ptr = NULL
     cdef size_t n
     c.cydnnl_clear_error()
     try:
         m = <c.const_dnnl_memory_t>_in(memory, dnnl_memory_t, "memory")
-        st = c.dnnl_memory_get_data_handle_v2(m, &ptr, <int>index)
+        st = c.dnnl_memory_get_data_handle_v2(m, &ptr, _int32(index, "index"))
         if st != dnnl_success:
             return st
         if ptr == NULL:
-            _set_out(handle, None, "handle")
+            _set_out(out, None, name)
             return st
         keep = _user_buffers.get(<uintptr_t>m)
         if keep is None or <char *>(<_buffer>keep).view.buf != <char *>ptr:
             keep = memory      # the library's own buffer lives as long as the memory struct
         n = m.capacity if m.capacity > 0 else c.md_extent(&m.md.md)
-        _set_out(handle, _make_data_handle(<char *>ptr, n, keep), "handle")
-    except (_BadArg, TypeError, OverflowError) as err:
+        _set_out(out, _make_data_handle(<char *>ptr, n, keep), name)
+    except Exception as err:
         return _bad(err)
     return st
 
 
 def dnnl_memory_set_data_handle(memory, handle):
-    """handle: a writable contiguous buffer (or a data_handle), or None."""
+    """handle: a buffer as for dnnl_memory_create (or a data_handle), or None."""
     return dnnl_memory_set_data_handle_v2(memory, handle, 0)
 
 
@@ -236,8 +332,8 @@ def dnnl_memory_set_data_handle_v2(memory, handle, index):
         if handle is DNNL_MEMORY_ALLOCATE:
             _fail("DNNL_MEMORY_ALLOCATE is not a data handle")
         buf = _handle_arg(handle, &ptr, &m.md)
-        st = c.dnnl_memory_set_data_handle_v2(m, ptr, <int>index)
-    except (_BadArg, TypeError, OverflowError) as err:
+        st = c.dnnl_memory_set_data_handle_v2(m, ptr, _int32(index, "index"))
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         if buf is not None:
@@ -249,7 +345,8 @@ def dnnl_memory_set_data_handle_v2(memory, handle, index):
 
 
 def dnnl_memory_map_data(memory, mapped_ptr):
-    return dnnl_memory_get_data_handle(memory, mapped_ptr)
+    """mapped_ptr[0] receives the data handle (memory is host memory)."""
+    return _get_data_handle(memory, mapped_ptr, 0, "mapped_ptr")
 
 
 def dnnl_memory_unmap_data(memory, mapped_ptr):
@@ -257,7 +354,7 @@ def dnnl_memory_unmap_data(memory, mapped_ptr):
     try:
         return c.dnnl_memory_unmap_data(
             <c.const_dnnl_memory_t>_in(memory, dnnl_memory_t, "memory"), NULL)
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
 
 
@@ -267,7 +364,7 @@ def dnnl_memory_destroy(memory):
     try:
         m = <c.dnnl_memory_t>_in(memory, dnnl_memory_t, "memory")
         st = c.dnnl_memory_destroy(m)
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success and m != NULL:
         _user_buffers.pop(<uintptr_t>m, None)

@@ -8,9 +8,6 @@ cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
 from dnnl_c.api.handles cimport *
 
-from dnnl_c.api.handles import _BadArg, DNNL_MEMORY_ALLOCATE
-import operator
-
 
 def cydnnl_md2str(memory_desc):
     """A short description of a memory descriptor: 'f32:aBcd8b' (data type
@@ -19,7 +16,8 @@ def cydnnl_md2str(memory_desc):
     cdef c.const_dnnl_memory_desc_t md
     try:
         md = <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc")
-    except _BadArg:
+    except Exception as err:
+        _bad(err)
         return ""
     if md == NULL or not c.obj_alive(&md.hdr, c.OBJ_MEMORY_DESC):
         return ""
@@ -32,7 +30,8 @@ def cydnnl_memory_desc_extent(memory_desc):
     try:
         return c.cydnnl_memory_desc_extent(
             <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc"))
-    except _BadArg:
+    except Exception as err:
+        _bad(err)
         return 0
 
 
@@ -40,10 +39,7 @@ def cydnnl_memory_desc_extent(memory_desc):
 
 
 cdef int _ndims(object ndims) except? -1:
-    try:
-        n = operator.index(ndims)
-    except TypeError:
-        _fail("ndims must be an int")
+    cdef int n = _int32(ndims, "ndims")
     if n < 0 or n > DNNL_MAX_NDIMS:
         _fail("ndims %d is not in [0, %d]" % (n, DNNL_MAX_NDIMS))
     return n
@@ -61,9 +57,10 @@ def dnnl_memory_desc_create_with_tag(memory_desc, ndims, dims, data_type, tag):
             _fail("dims is NULL")
         if n > 0:
             _fill_dims(dims, d, n, "dims")
-        st = c.dnnl_memory_desc_create_with_tag(&md, n, d, <dnnl_data_type_t><int>data_type,
-                                                <dnnl_format_tag_t><int>tag)
-    except (_BadArg, TypeError, OverflowError) as err:
+        st = c.dnnl_memory_desc_create_with_tag(
+            &md, n, d, <dnnl_data_type_t>_enum(data_type, "data_type"),
+            <dnnl_format_tag_t>_enum(tag, "tag"))
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &md.hdr)
@@ -85,8 +82,8 @@ def dnnl_memory_desc_create_with_strides(memory_desc, ndims, dims, data_type, st
                 _fill_dims(strides, s, n, "strides")
                 sp = s
         st = c.dnnl_memory_desc_create_with_strides(
-            &md, n, d, <dnnl_data_type_t><int>data_type, sp)
-    except (_BadArg, TypeError, OverflowError) as err:
+            &md, n, d, <dnnl_data_type_t>_enum(data_type, "data_type"), sp)
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &md.hdr)
@@ -107,7 +104,7 @@ def dnnl_memory_desc_create_submemory(memory_desc, parent_memory_desc, dims, off
         _fill_dims(dims, d, parent.md.ndims, "dims")
         _fill_dims(offsets, o, parent.md.ndims, "offsets")
         st = c.dnnl_memory_desc_create_submemory(&md, parent, d, o)
-    except (_BadArg, TypeError, OverflowError) as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &md.hdr)
@@ -126,7 +123,7 @@ def dnnl_memory_desc_reshape(out_memory_desc, in_memory_desc, ndims, dims):
         st = c.dnnl_memory_desc_reshape(
             &md, <c.const_dnnl_memory_desc_t>_in(in_memory_desc, dnnl_memory_desc_t,
                                                  "in_memory_desc"), n, d)
-    except (_BadArg, TypeError, OverflowError) as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &md.hdr)
@@ -145,13 +142,13 @@ def dnnl_memory_desc_permute_axes(out_memory_desc, in_memory_desc, permutation):
                                               "in_memory_desc")
         if inp == NULL or not c.obj_alive(&inp.hdr, c.OBJ_MEMORY_DESC):
             _fail("in_memory_desc is not a live memory desc")
-        items = list(permutation)
+        items = _seq(permutation, "permutation")
         if len(items) < inp.md.ndims:
             _fail("permutation has %d entries; %d needed" % (len(items), inp.md.ndims))
         for i in range(inp.md.ndims):
-            perm[i] = operator.index(items[i])
+            perm[i] = _int32(items[i], "permutation[%d]" % i)
         st = c.dnnl_memory_desc_permute_axes(&md, inp, perm)
-    except (_BadArg, TypeError, OverflowError) as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &md.hdr)
@@ -165,7 +162,7 @@ def dnnl_memory_desc_clone(memory_desc, existing_memory_desc):
         out = _out(memory_desc, dnnl_memory_desc_t, "memory_desc")
         st = c.dnnl_memory_desc_clone(&md, <c.const_dnnl_memory_desc_t>_in(
             existing_memory_desc, dnnl_memory_desc_t, "existing_memory_desc"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &md.hdr)
@@ -177,7 +174,7 @@ def dnnl_memory_desc_destroy(memory_desc):
     try:
         return c.dnnl_memory_desc_destroy(
             <c.dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
 
 
@@ -195,9 +192,9 @@ def dnnl_memory_desc_query_v2(memory_desc, what, index, result):
     c.cydnnl_clear_error()
     try:
         md = <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc")
-        q = <dnnl_query_t><int>what
+        q = <dnnl_query_t>_enum(what, "what")
         buf[0] = 0
-        st = c.dnnl_memory_desc_query_v2(md, q, <int>index, buf)
+        st = c.dnnl_memory_desc_query_v2(md, q, _int32(index, "index"), buf)
         if st != dnnl_success:
             return st
         n = md.md.ndims
@@ -211,7 +208,7 @@ def dnnl_memory_desc_query_v2(memory_desc, what, index, result):
         else:
             value = (<int *>buf)[0]
         _set_out(result, value, "result")
-    except (_BadArg, TypeError, OverflowError) as err:
+    except Exception as err:
         return _bad(err)
     return st
 
@@ -221,7 +218,8 @@ def dnnl_memory_desc_equal(lhs, rhs):
         return c.dnnl_memory_desc_equal(
             <c.const_dnnl_memory_desc_t>_in(lhs, dnnl_memory_desc_t, "lhs"),
             <c.const_dnnl_memory_desc_t>_in(rhs, dnnl_memory_desc_t, "rhs"))
-    except _BadArg:
+    except Exception as err:
+        _bad(err)
         return 0
 
 
@@ -229,7 +227,8 @@ def dnnl_memory_desc_get_size(memory_desc):
     try:
         return c.dnnl_memory_desc_get_size(
             <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc"))
-    except _BadArg:
+    except Exception as err:
+        _bad(err)
         return 0
 
 
@@ -237,13 +236,15 @@ def dnnl_memory_desc_get_size_v2(memory_desc, index):
     try:
         return c.dnnl_memory_desc_get_size_v2(
             <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc"),
-            <int>index)
-    except (_BadArg, TypeError, OverflowError):
+            _int32(index, "index"))
+    except Exception as err:
+        _bad(err)
         return 0
 
 
 def dnnl_data_type_size(data_type):
     try:
-        return c.dnnl_data_type_size(<dnnl_data_type_t><int>data_type)
-    except (TypeError, OverflowError):
+        return c.dnnl_data_type_size(<dnnl_data_type_t>_enum(data_type, "data_type"))
+    except Exception as err:
+        _bad(err)
         return 0

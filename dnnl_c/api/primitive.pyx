@@ -9,9 +9,6 @@ from dnnl_c.dnnl_types cimport *
 from dnnl_c.api.handles cimport *
 from dnnl_c.api.memory cimport _kept_buffer
 
-from dnnl_c.api.handles import _BadArg, DNNL_MEMORY_ALLOCATE
-import operator
-
 
 # ------------------------------------------------------------ primitives
 
@@ -23,7 +20,7 @@ def dnnl_primitive_create(primitive, primitive_desc):
         out = _out(primitive, dnnl_primitive_t, "primitive")
         st = c.dnnl_primitive_create(&p, <c.const_dnnl_primitive_desc_t>_in(
             primitive_desc, dnnl_primitive_desc_t, "primitive_desc"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &p.hdr)
@@ -37,7 +34,7 @@ def dnnl_primitive_get_primitive_desc(primitive, primitive_desc):
         out = _out(primitive_desc, dnnl_primitive_desc_t, "primitive_desc")
         st = c.dnnl_primitive_get_primitive_desc(
             <c.const_dnnl_primitive_t>_in(primitive, dnnl_primitive_t, "primitive"), &pd)
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         out.adopt(<c.obj_header *>&pd.hdr)
@@ -49,7 +46,7 @@ def dnnl_primitive_destroy(primitive):
     try:
         return c.dnnl_primitive_destroy(
             <c.dnnl_primitive_t>_in(primitive, dnnl_primitive_t, "primitive"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
 
 
@@ -65,14 +62,12 @@ def dnnl_primitive_execute(primitive, stream, nargs, args):
     try:
         prim = <c.const_dnnl_primitive_t>_in(primitive, dnnl_primitive_t, "primitive")
         s = <c.dnnl_stream_t>_in(stream, dnnl_stream_t, "stream")
-        n = operator.index(nargs)
-        items = [] if n == 0 else list(args)
+        n = _int32(nargs, "nargs")
+        items = [] if n == 0 else _seq(args, "args")
         if n < 0 or n > len(items):
             _fail("nargs is %d but %d arguments are given" % (n, len(items)))
-        keep = []
-        cargs = <c.dnnl_exec_arg_t *>malloc((n + 1) * sizeof(c.dnnl_exec_arg_t))
-        if cargs == NULL:
-            raise MemoryError()
+        # every argument is converted before anything is allocated
+        codes, mems, keep = [], [], []
         for i in range(n):
             item = items[i]
             if isinstance(item, dnnl_exec_arg_t):
@@ -80,16 +75,20 @@ def dnnl_primitive_execute(primitive, stream, nargs, args):
             else:
                 try:
                     arg, mem = item
-                except (TypeError, ValueError):
-                    _fail("args[%d] must be a dnnl_exec_arg_t or an (arg, memory) pair" % i)
-            cargs[i].arg = operator.index(arg)
-            cargs[i].memory = <c.dnnl_memory_t>_in(mem, dnnl_memory_t, "args[%d].memory" % i)
-            keep.append(_kept_buffer(cargs[i].memory))
-    except (_BadArg, TypeError, OverflowError) as err:
-        free(cargs)
+                except Exception:
+                    _fail("args[%d] must be a dnnl_exec_arg_t or an (arg, memory) pair, not %s"
+                          % (i, _what(item)))
+            codes.append(_int32(arg, "args[%d].arg" % i))
+            mems.append(<uintptr_t>_in(mem, dnnl_memory_t, "args[%d].memory" % i))
+            keep.append(_kept_buffer(<c.dnnl_memory *><uintptr_t>mems[i]))
+        cargs = <c.dnnl_exec_arg_t *>malloc((n + 1) * sizeof(c.dnnl_exec_arg_t))
+        if cargs == NULL:
+            raise MemoryError()
+        for i in range(n):
+            cargs[i].arg = codes[i]
+            cargs[i].memory = <c.dnnl_memory_t><uintptr_t>mems[i]
+    except Exception as err:
         return _bad(err)
-    except MemoryError:
-        return dnnl_out_of_memory
     with nogil:
         st = c.dnnl_primitive_execute(prim, s, n, cargs)
     free(cargs)

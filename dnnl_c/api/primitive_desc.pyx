@@ -8,9 +8,6 @@ cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
 from dnnl_c.api.handles cimport *
 
-from dnnl_c.api.handles import _BadArg, DNNL_MEMORY_ALLOCATE
-import operator
-
 
 # ------------------------------------------------------------ primitive descriptors
 
@@ -21,7 +18,7 @@ def dnnl_primitive_desc_next_impl(primitive_desc):
         return c.dnnl_primitive_desc_next_impl(
             <c.dnnl_primitive_desc_t>_in(primitive_desc, dnnl_primitive_desc_t,
                                          "primitive_desc"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
 
 
@@ -32,7 +29,7 @@ def dnnl_primitive_desc_clone(primitive_desc, existing_primitive_desc):
         out = _out(primitive_desc, dnnl_primitive_desc_t, "primitive_desc")
         st = c.dnnl_primitive_desc_clone(&pd, <c.const_dnnl_primitive_desc_t>_in(
             existing_primitive_desc, dnnl_primitive_desc_t, "existing_primitive_desc"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &pd.hdr)
@@ -46,7 +43,7 @@ def dnnl_primitive_desc_get_attr(primitive_desc, attr):
         out = _out(attr, dnnl_primitive_attr_t, "attr")
         st = c.dnnl_primitive_desc_get_attr(<c.const_dnnl_primitive_desc_t>_in(
             primitive_desc, dnnl_primitive_desc_t, "primitive_desc"), &a)
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         out.adopt(<c.obj_header *>&a.hdr)
@@ -59,7 +56,7 @@ def dnnl_primitive_desc_destroy(primitive_desc):
         return c.dnnl_primitive_desc_destroy(
             <c.dnnl_primitive_desc_t>_in(primitive_desc, dnnl_primitive_desc_t,
                                          "primitive_desc"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
 
 
@@ -81,9 +78,9 @@ def dnnl_primitive_desc_query(primitive_desc, what, index, result):
     try:
         pd = <c.const_dnnl_primitive_desc_t>_in(primitive_desc, dnnl_primitive_desc_t,
                                                 "primitive_desc")
-        q = <dnnl_query_t><int>what
+        q = <dnnl_query_t>_enum(what, "what")
         buf[0] = 0
-        st = c.dnnl_primitive_desc_query(pd, q, <int>index, buf)
+        st = c.dnnl_primitive_desc_query(pd, q, _int32(index, "index"), buf)
         if st != dnnl_success:
             return st
         if q in (dnnl_query_engine, dnnl_query_scratchpad_engine, dnnl_query_reorder_src_engine,
@@ -109,7 +106,7 @@ def dnnl_primitive_desc_query(primitive_desc, what, index, result):
         else:
             value = (<int *>buf)[0]
         _set_out(result, value, "result")
-    except (_BadArg, TypeError, OverflowError) as err:
+    except Exception as err:
         return _bad(err)
     return st
 
@@ -121,8 +118,8 @@ def dnnl_primitive_desc_query_md(primitive_desc, what, index):
     try:
         md = c.dnnl_primitive_desc_query_md(<c.const_dnnl_primitive_desc_t>_in(
             primitive_desc, dnnl_primitive_desc_t, "primitive_desc"),
-            <dnnl_query_t><int>what, <int>index)
-    except (_BadArg, TypeError, OverflowError) as err:
+            <dnnl_query_t>_enum(what, "what"), _int32(index, "index"))
+    except Exception as err:
         _bad(err)
         return None
     if md == NULL:
@@ -133,9 +130,11 @@ def dnnl_primitive_desc_query_md(primitive_desc, what, index):
 
 
 def dnnl_primitive_desc_query_s32(primitive_desc, what, index):
+    c.cydnnl_clear_error()
     try:
         return c.dnnl_primitive_desc_query_s32(<c.const_dnnl_primitive_desc_t>_in(
             primitive_desc, dnnl_primitive_desc_t, "primitive_desc"),
-            <dnnl_query_t><int>what, <int>index)
-    except (_BadArg, TypeError, OverflowError):
+            <dnnl_query_t>_enum(what, "what"), _int32(index, "index"))
+    except Exception as err:
+        _bad(err)
         return 0

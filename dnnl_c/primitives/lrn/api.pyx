@@ -3,14 +3,10 @@
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
-from dnnl_c.api.handles cimport (_out, _bad, _pd_created, _md, _engine, _attr, _hint,
-                          dnnl_primitive_desc_t)
+from dnnl_c.api.handles cimport (_out, _bad, _enum, _float, _int, _pd_created, _md, _engine,
+                                 _attr, _hint, dnnl_primitive_desc_t)
 from dnnl_c.primitives.lrn.lrn cimport (dnnl_lrn_forward_primitive_desc_create as c_fwd,
                          dnnl_lrn_backward_primitive_desc_create as c_bwd)
-
-from operator import index as _index
-
-from dnnl_c.api.handles import _BadArg
 
 
 def dnnl_lrn_forward_primitive_desc_create(primitive_desc, engine, prop_kind, alg_kind,
@@ -21,12 +17,14 @@ def dnnl_lrn_forward_primitive_desc_create(primitive_desc, engine, prop_kind, al
     try:
         out = _out(primitive_desc, dnnl_primitive_desc_t, "primitive_desc")
         st = c_fwd(&pd, _engine(engine),
-                   <dnnl_prop_kind_t><int>prop_kind, <dnnl_alg_kind_t><int>alg_kind,
+                   <dnnl_prop_kind_t>_enum(prop_kind, "prop_kind"),
+                   <dnnl_alg_kind_t>_enum(alg_kind, "alg_kind"),
                    _md(src_desc, "src_desc"),
                    _md(dst_desc, "dst_desc"),
-                   <c.dnnl_dim_t>_index(local_size), <float>alpha, <float>beta, <float>k,
+                   _int(local_size, "local_size"), _float(alpha, "alpha"), _float(beta, "beta"),
+                   _float(k, "k"),
                    _attr(attr))
-    except (_BadArg, TypeError, OverflowError) as err:
+    except Exception as err:
         return _bad(err)
     return _pd_created(st, out, pd)
 
@@ -39,13 +37,14 @@ def dnnl_lrn_backward_primitive_desc_create(primitive_desc, engine, alg_kind, di
     try:
         out = _out(primitive_desc, dnnl_primitive_desc_t, "primitive_desc")
         st = c_bwd(&pd, _engine(engine),
-                   <dnnl_alg_kind_t><int>alg_kind,
+                   <dnnl_alg_kind_t>_enum(alg_kind, "alg_kind"),
                    _md(diff_src_desc, "diff_src_desc"),
                    _md(diff_dst_desc, "diff_dst_desc"),
                    _md(src_desc, "src_desc"),
-                   <c.dnnl_dim_t>_index(local_size), <float>alpha, <float>beta, <float>k,
+                   _int(local_size, "local_size"), _float(alpha, "alpha"), _float(beta, "beta"),
+                   _float(k, "k"),
                    _hint(hint_fwd_pd),
                    _attr(attr))
-    except (_BadArg, TypeError, OverflowError) as err:
+    except Exception as err:
         return _bad(err)
     return _pd_created(st, out, pd)

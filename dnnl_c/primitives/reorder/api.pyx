@@ -3,12 +3,10 @@
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
 from dnnl_c.api.handles cimport (_in, _out, _bad, _adopt_new, dnnl_memory_desc_t,
-                                 dnnl_engine_t, dnnl_primitive_attr_t,
-                                 dnnl_primitive_desc_t)
+                                 dnnl_engine_t, dnnl_primitive_attr_t, dnnl_primitive_desc_t)
 from dnnl_c.primitives.reorder.reorder cimport (
     dnnl_reorder_primitive_desc_create as c_reorder_pd_create)
 
-from dnnl_c.api.handles import _BadArg
 
 def dnnl_reorder_primitive_desc_create(reorder_primitive_desc, src_desc, src_engine,
                                        dst_desc, dst_engine, attr):
@@ -22,7 +20,7 @@ def dnnl_reorder_primitive_desc_create(reorder_primitive_desc, src_desc, src_eng
             <c.const_dnnl_memory_desc_t>_in(dst_desc, dnnl_memory_desc_t, "dst_desc"),
             <c.dnnl_engine_t>_in(dst_engine, dnnl_engine_t, "dst_engine"),
             <c.const_dnnl_primitive_attr_t>_in(attr, dnnl_primitive_attr_t, "attr"))
-    except _BadArg as err:
+    except Exception as err:
         return _bad(err)
     if st == dnnl_success:
         _adopt_new(out, &pd.hdr)
