@@ -65,6 +65,10 @@ executes, reads the outputs back and compares them with the reference
 (tolerance per data type; integers exactly), and checks that dense blocked
 outputs zeroed their padding. Failures name the case, the API and the
 implementation (impl_info_str). Returns the implementation names.
+`run(..., alloc=f)` puts every user buffer in `f(nbytes, dtype)` instead
+(tests/guard.py's `guarded`, to fault on accesses out of bounds), the
+scratchpad too: the primitive takes a user scratchpad (attr) of exactly the
+size its descriptor reports, filled with garbage.
 
 `bad_input_names(op, case)` lists the generic bad-input cases of an op
 (NULL, destroyed, wrongly typed and zero memory descriptors, mismatched dims
@@ -631,13 +635,50 @@ def _arg_md_c(pd, arg):
     return md
 
 
-def _walk_c(op, case, expect):
+def _user_buffer(data, alloc):
+    """data in a buffer from alloc(nbytes, dtype), or data itself without one."""
+    if alloc is None:
+        return data
+    buf = alloc(data.nbytes, data.dtype)
+    buf[...] = data
+    return buf
+
+
+def _user_scratchpad_attr(op, case, handles):
+    """Creation overrides giving op a user scratchpad (none if op has no attr)."""
+    if "attr" not in [name for name, value in op.args(case) if value is ATTR]:
+        return {}
+    attr = c.dnnl_primitive_attr_t()
+    _check(c.dnnl_primitive_attr_create(attr), "primitive_attr_create")
+    handles.add(attr, c.dnnl_primitive_attr_destroy)
+    _check(c.dnnl_primitive_attr_set_scratchpad_mode(attr, c.dnnl_scratchpad_mode_user),
+           "set_scratchpad_mode")
+    return {"attr": attr}
+
+
+def _user_scratchpad_arg(pd, alloc, handles):
+    """The pd's scratchpad as an execute argument in a garbage-filled buffer
+    from alloc, or None when it needs none."""
+    md = _arg_md_c(pd, c.DNNL_ARG_SCRATCHPAD)
+    size = c.dnnl_memory_desc_get_size(md)
+    if not size:
+        return None
+    buf = alloc(size, np.uint8)
+    buf[...] = 0xAB
+    mem = c.dnnl_memory_t()
+    _check(c.dnnl_memory_create(mem, md, engines()[0], buf), "memory_create (scratchpad)")
+    handles.add(mem, c.dnnl_memory_destroy)
+    return c.dnnl_exec_arg_t(c.DNNL_ARG_SCRATCHPAD, mem)
+
+
+def _walk_c(op, case, expect, alloc=None):
     """Every implementation through dnnl_c: [(impl, problems)]."""
     c_eng, c_strm = engines()[:2]
     handles = _Handles()
     results = []
     try:
-        pd = _c_pd(op, case, handles)
+        pd = _c_pd(op, case, handles,
+                   _user_scratchpad_attr(op, case, handles) if alloc else None)
         while True:
             impl = _impl_name_c(pd)
             prim = c.dnnl_primitive_t()
@@ -651,11 +692,15 @@ def _walk_c(op, case, expect):
                 lay = layouts[t]
                 if lay.empty():
                     continue
-                bufs[t] = lay.pack(expect.feed[t]) if t in op.inputs else lay.garbage()
+                bufs[t] = _user_buffer(lay.pack(expect.feed[t]) if t in op.inputs
+                                       else lay.garbage(), alloc)
                 mem = c.dnnl_memory_t()
                 _check(c.dnnl_memory_create(mem, lay.md, c_eng, bufs[t]), "memory_create")
                 handles.add(mem, c.dnnl_memory_destroy)
                 args.append(c.dnnl_exec_arg_t(arg, mem))
+            scratchpad = _user_scratchpad_arg(pd, alloc, handles) if alloc else None
+            if scratchpad is not None:
+                args.append(scratchpad)
             st = c.dnnl_primitive_execute(prim, c_strm, len(args), args)
             if st != OK:
                 problems = ["execute: %s (%s)" % (c.dnnl_status2str(st), c.cydnnl_last_error())]
@@ -674,7 +719,7 @@ def _walk_c(op, case, expect):
     return results
 
 
-def _walk_obj(op, case, expect):
+def _walk_obj(op, case, expect, alloc=None):
     """Every implementation through the object layer: [(impl, problems)]."""
     o_eng, o_strm = engines()[2:]
     pd = _obj_pd(op, case)
@@ -691,7 +736,8 @@ def _walk_obj(op, case, expect):
             lay = layouts[t]
             if lay.empty():
                 continue
-            bufs[t] = lay.pack(expect.feed[t]) if t in op.inputs else lay.garbage()
+            bufs[t] = _user_buffer(lay.pack(expect.feed[t]) if t in op.inputs
+                                   else lay.garbage(), alloc)
             args[arg] = dnnl.memory(mds[t], o_eng, bufs[t])
         try:
             prim.execute(o_strm, args)
@@ -709,7 +755,7 @@ def _walk_obj(op, case, expect):
     return results
 
 
-def run(op, case, api="c"):
+def run(op, case, api="c", alloc=None):
     """Checks every implementation of op for case against the reference,
     through dnnl_c ("c"), the object layer ("obj") or both ("both", which
     also checks that both list the same implementations). Raises
@@ -719,7 +765,7 @@ def run(op, case, api="c"):
     lists, failures = [], []
     for walk in walks:
         which = "dnnl_c" if walk is _walk_c else "dnnl"
-        results = walk(op, case, expect)
+        results = walk(op, case, expect, alloc)
         assert results, "%s[%s]: no implementation" % (op.name, case.id)
         lists.append([impl for impl, _ in results])
         for impl, problems in results:

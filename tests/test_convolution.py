@@ -167,6 +167,27 @@ def test_strides_dilation_padding(eng, strm, desc):
     assert fpd.get_padding_l() == p["p"] and fpd.get_padding_r() == p["pr"]
 
 
+@pytest.mark.parametrize("desc", [
+    "mb1ic1iw4oc1ow5kw1",                      # the outputs past the input are padding
+    "mb2ic9ih3iw4oc4oh4ow4kh1kw1",             # channels-last src under `any`
+    "mb2ic3ih3iw4oc5oh3ow6kh1kw1",
+    "mb1ic8id2ih3iw2oc8od2oh3ow3kd1kh1kw1",
+])
+@pytest.mark.parametrize("dts", [(dt.f32,) * 4, (dt.bf16, dt.bf16, dt.f32, dt.f32)])
+def test_kernel_1_with_right_padding(eng, strm, desc, dts):
+    # a 1x1 convolution reads src as its patch matrix only when every
+    # output pixel is an input pixel; tests/test_guarded.py checks the bounds
+    p = parse_desc(desc)
+    assert any(pr > 0 for pr in p["pr"]) and p["p"] == [0] * len(p["pr"])
+    r = run_conv(eng, strm, p, dts=dts)
+    dst, ds, dw, db = expected(p, r)
+    bf16 = 2 ** -8 if dts[0] == dt.bf16 else 1e-5      # diff_src, diff_weights in bf16
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_src"], ds, bf16)
+    close(r["diff_wei"], dw, bf16)
+    close(r["diff_bias"], db, 1e-5)
+
+
 def test_asymmetric_padding_right_only(eng, strm):
     p = parse_desc("mb2ic3ih7oc4oh9kh3ph0")
     p["p"], p["pr"] = [0, 2], [2, 1]

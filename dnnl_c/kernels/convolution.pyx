@@ -182,9 +182,11 @@ cdef inline int64_t in_spatial(const conv_shape_t *s) noexcept nogil:
 
 cdef inline bint no_col(const conv_shape_t *s) noexcept nogil:
     """A 1x1 convolution without stride or padding reads src as its own
-    patch matrix."""
+    patch matrix. Output pixel p must be input pixel p: right padding
+    (outputs past the input) would read and write src out of bounds."""
     return (s.kd == 1 and s.kh == 1 and s.kw == 1 and s.sd == 1 and s.sh == 1 and s.sw == 1
-            and s.pd == 0 and s.ph == 0 and s.pw == 0)
+            and s.pd == 0 and s.ph == 0 and s.pw == 0
+            and s.od == s.id and s.oh == s.ih and s.ow == s.iw)
 
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:

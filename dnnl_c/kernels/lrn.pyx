@@ -216,6 +216,9 @@ cdef void scatter(const lrn_params_t *p, const float *buf, data_t *dst, int64_t 
         else:
             for t in range(tn):
                 copy_out(q + t * p.ss, row + t * L, cn)
+        # a last block of 8 channels in 16 (or 16 in 32) has padding too
+        if cn < p.blk:
+            for t in range(tn):
                 for ci in range(cn, p.blk):
                     put(q + t * p.ss, ci, 0.0)
 

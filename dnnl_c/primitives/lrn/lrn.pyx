@@ -152,6 +152,10 @@ cdef bint tiled_layout(const md_t *md, int64_t *blk, int64_t *sn, int64_t *sc,
     if md.inner_nblks == 1 and md.inner_idxs[0] == 1:
         blk[0] = md.inner_blks[0]
         sc[0] = md.strides[1]
+        # the kernels zero the last block's lanes past the channels: they must
+        # be layout padding, not a parent tensor's channels (a sub-memory)
+        if md.padded_dims[1] != (md.dims[1] + blk[0] - 1) // blk[0] * blk[0]:
+            return False
     elif md.inner_nblks == 0 and md.padded_dims[1] == md.dims[1]:
         if md.strides[1] == 1 and md.dims[1] > 1:
             blk[0] = md.dims[1]     # channels innermost: one block of all of them
