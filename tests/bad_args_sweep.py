@@ -145,6 +145,10 @@ def valid_value(pool, fn_name, params, name):
         return [np.zeros(96, np.float32)]
     if name == "args":
         return []
+    if name == "isa":
+        return c.dnnl_cpu_isa_default
+    if name == "isa_hints":
+        return c.dnnl_cpu_isa_no_hints
     raise KeyError("%s: no valid value for %s" % (fn_name, name))
 
 
@@ -173,12 +177,12 @@ def odd_values(pool):
 NEVER_VALID = {"nan", "1.5", "str", "bytes", "object", "set", "np 2-d", "np object"}
 FLOAT_PARAMS = {"alpha", "beta", "k"}
 NON_STATUS = ("_get_size", "_get_size_v2", "_equal", "type_size", "get_count", "query_s32",
-              "_extent", "2str", "query_md")
+              "_extent", "2str", "query_md", "cpu_isa_info")
 
 
 def failure_value(name):
     """The type a function's answer must have."""
-    if name.endswith("2str") or name == "cydnnl_md2str":
+    if name.endswith("2str") or name in ("cydnnl_md2str", "cydnnl_cpu_isa_info"):
         return str
     if name in ("dnnl_memory_desc_equal", "dnnl_memory_desc_get_size",
                 "dnnl_memory_desc_get_size_v2", "dnnl_data_type_size", "dnnl_engine_get_count",

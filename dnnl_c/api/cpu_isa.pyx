@@ -4,16 +4,14 @@
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
-from dnnl_c.api.handles cimport _bad
-
-from operator import index  # a float is no ISA: <int> alone would truncate it
+from dnnl_c.api.handles cimport _bad, _enum
 
 
 def dnnl_set_max_cpu_isa(isa):
     c.cydnnl_clear_error()
     try:
-        return c.dnnl_set_max_cpu_isa(<dnnl_cpu_isa_t><int>index(isa))
-    except (TypeError, OverflowError) as err:
+        return c.dnnl_set_max_cpu_isa(<dnnl_cpu_isa_t>_enum(isa, "isa"))
+    except Exception as err:
         return _bad(err)
 
 
@@ -24,8 +22,8 @@ def dnnl_get_effective_cpu_isa():
 def dnnl_set_cpu_isa_hints(isa_hints):
     c.cydnnl_clear_error()
     try:
-        return c.dnnl_set_cpu_isa_hints(<dnnl_cpu_isa_hints_t><int>index(isa_hints))
-    except (TypeError, OverflowError) as err:
+        return c.dnnl_set_cpu_isa_hints(<dnnl_cpu_isa_hints_t>_enum(isa_hints, "isa_hints"))
+    except Exception as err:
         return _bad(err)
 
 
@@ -36,4 +34,8 @@ def dnnl_get_cpu_isa_hints():
 def cydnnl_cpu_isa_info(isa):
     """oneDNN's description of an ISA level ("Intel AVX2"), as its verbose
     output names the ISA it runs at."""
-    return (<bytes>c.cpu_isa_info(<dnnl_cpu_isa_t><int>index(isa))).decode()
+    try:
+        return (<bytes>c.cpu_isa_info(<dnnl_cpu_isa_t>_enum(isa, "isa"))).decode()
+    except Exception as err:
+        _bad(err)
+        return ""
