@@ -10,6 +10,7 @@ from dnnl_c.core.objects cimport header_init, obj_retain, obj_release, obj_alive
 from dnnl_c.core.memory_desc_wrapper cimport md_zero, md_extent, md_check_size
 from dnnl_c.core.memory_desc cimport md_ok
 from dnnl_c.core.engine_stream cimport engine_ok
+from dnnl_c.kernels.alloc cimport cydnnl_calloc, cydnnl_free
 
 DEF ALIGN = 64
 cdef char *MEMORY_ALLOCATE = <char *>(<uintptr_t>-1)
@@ -17,7 +18,7 @@ cdef char *MEMORY_ALLOCATE = <char *>(<uintptr_t>-1)
 
 cdef void memory_free(obj_header *obj) noexcept nogil:
     cdef dnnl_memory *mem = <dnnl_memory *>obj
-    free(mem.own_data)
+    cydnnl_free(mem.own_data)
     obj_release(&mem.engine.hdr)
     free(mem)
 
@@ -58,11 +59,11 @@ cdef dnnl_status_t dnnl_memory_create(dnnl_memory_t *memory,
         # Zero-filled, so padding is zero and results are repeatable.
         n = md_extent(&md)
         if n > 0:
-            mem.own_data = <char *>calloc(n + ALIGN, 1)
+            mem.own_data = <char *>cydnnl_calloc(n, ALIGN)
             if mem.own_data == NULL:
                 free(mem)
                 return fail(dnnl_out_of_memory, "memory: cannot allocate the buffer")
-            mem.handle = <char *>((<uintptr_t>mem.own_data + ALIGN - 1) & ~<uintptr_t>(ALIGN - 1))
+            mem.handle = mem.own_data
             mem.own_size = n
             mem.capacity = n
     else:
@@ -120,9 +121,10 @@ cdef dnnl_status_t dnnl_memory_set_data_handle(dnnl_memory_t memory,
     if <char *>handle == MEMORY_ALLOCATE:
         return fail(dnnl_invalid_arguments, "memory: DNNL_MEMORY_ALLOCATE is not a handle")
     memory.handle = <char *>handle
-    memory.capacity = memory.own_size if (
+    # inside the library's own buffer: what is left of it from there
+    memory.capacity = memory.own_size - <size_t>(<char *>handle - memory.own_data) if (
         handle != NULL and memory.own_data != NULL and <char *>handle >= memory.own_data
-        and <char *>handle < memory.own_data + ALIGN) else 0
+        and <char *>handle < memory.own_data + memory.own_size) else 0
     return dnnl_success
 
 

@@ -3,7 +3,7 @@
 # it, then runs the implementation without the GIL.
 
 from libc.stdlib cimport malloc, calloc, free
-from libc.stdint cimport uintptr_t
+from dnnl_c.kernels.alloc cimport cydnnl_malloc, cydnnl_free
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
@@ -167,16 +167,16 @@ cdef dnnl_status_t dnnl_primitive_execute(
         return fail(dnnl_out_of_memory, "execute: out of memory")
     st = bind_args(pd, nargs, args, &ctx)
     if st == dnnl_success and pd.scratchpad_size > 0 and ctx.scratchpad == NULL:
-        own_scratchpad = <char *>malloc(pd.scratchpad_size + ALIGN)
+        own_scratchpad = <char *>cydnnl_malloc(pd.scratchpad_size, ALIGN)
         if own_scratchpad == NULL:
             st = fail(dnnl_out_of_memory, "execute: cannot allocate the scratchpad")
-        ctx.scratchpad = <char *>((<uintptr_t>own_scratchpad + ALIGN - 1) & ~<uintptr_t>(ALIGN - 1))
+        ctx.scratchpad = own_scratchpad
     if st == dnnl_success:
         t0 = cydnnl_now_ms()
         st = pd.kind.impls.impls[pd.impl_index].execute(pd, &ctx)
         if verbose_level() & VERBOSE_EXEC:
             pd_verbose_line(pd, "exec", cydnnl_now_ms() - t0)
-    free(own_scratchpad)
+    cydnnl_free(own_scratchpad)
     if ctx.args != &on_stack[0]:
         free(ctx.args)
     return st

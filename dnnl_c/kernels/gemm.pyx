@@ -6,7 +6,7 @@
 
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint16_t
-from libc.stdlib cimport malloc, free
+from dnnl_c.kernels.alloc cimport cydnnl_malloc, cydnnl_free
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
@@ -378,12 +378,12 @@ cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
 cdef void block_with_work(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k,
                           float alpha, const gemm_operand_t *a, const gemm_operand_t *b,
                           float beta, float *c, int64_t ldc) noexcept nogil:
-    cdef float *work = <float *>malloc(work_floats() * sizeof(float))
+    cdef float *work = <float *>cydnnl_malloc(work_floats() * sizeof(float), 64)
     if work == NULL:
         naive(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc)
         return
     gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc, work)
-    free(work)
+    cydnnl_free(work)
 
 
 cdef void gemm_ex(int64_t m, int64_t n, int64_t k, float alpha, const gemm_operand_t *a,

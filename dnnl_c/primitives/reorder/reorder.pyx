@@ -1,7 +1,7 @@
 # The reorder primitive (oneDNN src/common/reorder.cpp and the cpu reorder
 # list): implementations tried in order, the layout-generic one last.
 
-from libc.stdlib cimport malloc, free
+from dnnl_c.kernels.alloc cimport cydnnl_malloc, cydnnl_free
 from libc.stdint cimport int64_t
 from libc.stdio cimport snprintf
 from libc.string cimport memset
@@ -120,7 +120,7 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
         return dnnl_success
     for d in range(ndims):
         total += dst.padded_dims[d]
-    cdef int64_t *buf = <int64_t *>malloc(2 * total * sizeof(int64_t) + 1)
+    cdef int64_t *buf = <int64_t *>cydnnl_malloc(2 * total * sizeof(int64_t), sizeof(int64_t))
     if buf == NULL:
         return fail(dnnl_out_of_memory, "reorder: cannot allocate offset tables")
     cdef int64_t *src_off[12]
@@ -142,7 +142,7 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
     reorder_tables(ctx_data(ctx, DNNL_ARG_FROM), src.data_type, ctx_data(ctx, DNNL_ARG_TO),
                    dst.data_type, ndims, dst.dims, dst.padded_dims,
                    <const int64_t *const *>src_off, <const int64_t *const *>dst_off, inner)
-    free(buf)
+    cydnnl_free(buf)
     return dnnl_success
 
 
