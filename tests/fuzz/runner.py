@@ -20,10 +20,12 @@ every distinct failure it meets (`collected` in the result).
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import warnings
 
 TESTS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHUNK = 250
@@ -63,6 +65,7 @@ def main(seed, n_examples, log_path, layer="c", collect=False, start_chunk=0, sh
     from fuzz import base
 
     faulthandler.enable()   # a crash prints the Python stack of the call too
+    warnings.simplefilter("ignore")   # NumPy's casts of hostile arrays are no finding
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
@@ -187,11 +190,16 @@ def run_isolated(layer, seed, n_examples, log_path, collect=False, timeout=None,
                               log_tail))
         if not collect or rc in (0, None, 3):
             break
-        # collect mode: note the crash, go on from the chunk after it
+        # collect mode: keep the crash's log, go on from the chunk after it
+        kept = "%s.crash%d.py" % (log_path[:-3] if log_path.endswith(".py") else log_path,
+                                  len(collected) + 1)
+        shutil.copyfile(log_path, kept)
+        log_tail += "(the whole sequence: %s)\n" % kept
         calls = [ln for ln in log_tail.splitlines() if ln.startswith("r = ")]
         last = calls[-1][4:] if calls else "?"
         fn = re.match(r"[\w.]*?(\w+)\(", last)
-        collected["%s in %s" % (status, fn.group(1) if fn else last)] = log_tail
+        collected["%s in %s (%s)" % (status, fn.group(1) if fn else last,
+                                     os.path.basename(kept))] = log_tail
         m = re.match(r"# \S+ chunk (\d+)", tail_head(log_path))
         start = int(m.group(1)) + 1 if m else start + 1
         if start * CHUNK >= n_examples:
