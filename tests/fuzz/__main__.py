@@ -50,8 +50,10 @@ def cli(argv=None):
             env["CYDNNL_GUARD_PAGES"] = "1"
         r = run_isolated(layer, args.seed, n, log, collect=args.collect, stream_output=True,
                          shrink=not args.no_shrink, env=env)
+        status = r["status"] if r["ok"] or not args.collect else \
+            "%d distinct failures (listed below)" % len(r["collected"])
         print("== %s layer: %s in %.0f s (%.1f s per 1,000 sequences)"
-              % (layer, r["status"], r["seconds"], r["seconds"] * 1000 / n), flush=True)
+              % (layer, status, r["seconds"], r["seconds"] * 1000 / n), flush=True)
         if r["report"] and not args.collect:
             print(r["report"])
         for sig, detail in sorted(r["collected"].items()):

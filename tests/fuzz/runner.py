@@ -72,8 +72,7 @@ def main(seed, n_examples, log_path, layer="c", collect=False, start_chunk=0, sh
     cls = machine_class(layer)
     base.LOG.open(log_path)
     base.COLLECT["on"] = collect
-    found = open(log_path + ".found", "a", encoding="utf-8")
-    reported = set()
+    base.COLLECT["file"] = open(log_path + ".found", "a", encoding="utf-8")
 
     def watchdog():
         faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
@@ -99,12 +98,6 @@ def main(seed, n_examples, log_path, layer="c", collect=False, start_chunk=0, sh
                   % ("\n".join(getattr(exc, "__notes__", [])), layer, seed, k,
                      _describe(exc)), flush=True)
             return 3
-        finally:
-            for sig, detail in base.COLLECTED.items():
-                if sig not in reported:
-                    reported.add(sig)
-                    found.write(json.dumps({"signature": sig, "detail": detail}) + "\n")
-            found.flush()
         print("%s layer: chunk %d/%d done, %d sequences in %.0f s"
               % (layer, k + 1, nchunks, min((k + 1) * CHUNK, n_examples), time.time() - t0),
               flush=True)
@@ -184,10 +177,11 @@ def run_isolated(layer, seed, n_examples, log_path, collect=False, timeout=None,
         status = "timed out after %s s" % timeout if rc is None else _status(rc)
         if rc != 0:
             log_tail = tail(log_path, 60)
-            reports.append("%s layer, seed %d: %s\n--- child output (tail) ---\n%s"
+            output = "" if stream_output else "--- child output (tail) ---\n%s" % tail(
+                log_path + ".out", 40)
+            reports.append("%s layer, seed %d: %s\n%s"
                            "--- call log %s (tail; the file replays the sequence) ---\n%s"
-                           % (layer, seed, status, tail(log_path + ".out", 40), log_path,
-                              log_tail))
+                           % (layer, seed, status, output, log_path, log_tail))
         if not collect or rc in (0, None, 3):
             break
         # collect mode: keep the crash's log, go on from the chunk after it
