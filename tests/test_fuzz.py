@@ -24,15 +24,14 @@ def _run(tmp_path, layer, n, **kw):
                         shrink=False, **kw)
 
 
-
+# with guard pages: a kernel's overrun of a buffer crashes instead of passing unseen
 def test_fuzz_c_api(tmp_path):
-    r = _run(tmp_path, "c", C_SEQUENCES)
+    r = _run(tmp_path, "c", C_SEQUENCES, env={"CYDNNL_GUARD_PAGES": "1"})
     assert r["ok"], r["report"]
 
 
-
 def test_fuzz_object_layer(tmp_path):
-    r = _run(tmp_path, "obj", OBJ_SEQUENCES)
+    r = _run(tmp_path, "obj", OBJ_SEQUENCES, env={"CYDNNL_GUARD_PAGES": "1"})
     assert r["ok"], r["report"]
 
 

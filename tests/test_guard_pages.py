@@ -1,8 +1,7 @@
 """CYDNNL_GUARD_PAGES=1 ends every buffer the library allocates itself at a
 PROT_NONE page: an overrun by one byte faults. The primitive table tests run
-again in a child with the switch on (a sample of them, to stay near a
-minute; the full run is `CYDNNL_GUARD_PAGES=1 python -m pytest -q
-test_*_table.py test_convolution.py test_reorder.py test_gemm.py`)."""
+again in a child with the switch on (about 15 s), so a kernel that reads or
+writes past its memories, scratchpad or work buffers crashes that child."""
 
 import os
 import subprocess
@@ -13,7 +12,6 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = ["test_eltwise_table.py", "test_lrn_table.py", "test_pooling_table.py",
           "test_convolution.py", "test_reorder.py", "test_gemm.py"]
-SAMPLE_EVERY = 4
 
 OVERRUN = r"""
 import ctypes, mmap, sys
@@ -53,10 +51,9 @@ def test_without_the_switch_buffers_are_as_before():
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="mmap guard pages")
 def test_primitive_tables_under_guard_pages():
-    env = dict(os.environ, CYDNNL_GUARD_PAGES="1", PYTHONPATH=HERE + os.pathsep
-               + os.environ.get("PYTHONPATH", ""))
-    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-           "-p", "sampling", "--sample-every", str(SAMPLE_EVERY)] + TABLES
-    r = subprocess.run(cmd, cwd=HERE, env=env, capture_output=True, text=True, timeout=900)
+    env = dict(os.environ, CYDNNL_GUARD_PAGES="1")
+    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"] + TABLES
+    r = subprocess.run(cmd, cwd=HERE, env=env, capture_output=True, text=True, timeout=1800)
     assert r.returncode == 0, "guard-page run failed (%s):\n%s\n%s" % (
         r.returncode, r.stdout[-6000:], r.stderr[-3000:])
+    assert " passed" in r.stdout.splitlines()[-1], r.stdout[-2000:]

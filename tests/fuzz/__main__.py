@@ -3,9 +3,10 @@
     cd tests && python -m fuzz --seed 1
 
 runs 20,000 C-style sequences and 2,000 object-layer sequences (the issue's
-done-criterion), each layer in a child process; prints progress, the time
-taken, and any failure with the calls that led to it. --collect keeps going
-after failures and lists each distinct one.
+done-criterion), each layer in a child process with CYDNNL_GUARD_PAGES=1;
+prints progress, the time taken, and any failure with the calls that led to
+it. --collect keeps going after failures and lists each distinct one (a
+crash ends its chunk of sequences; the run goes on with the next).
 """
 
 import argparse
@@ -24,6 +25,9 @@ def cli(argv=None):
     ap.add_argument("--obj-examples", type=int, default=2000, help="object-layer sequences")
     ap.add_argument("--collect", action="store_true",
                     help="go on after failures; list each distinct one at the end")
+    ap.add_argument("--no-guard-pages", action="store_true",
+                    help="without CYDNNL_GUARD_PAGES=1 (by default an overrun of a buffer "
+                    "the library allocated crashes, and is reported)")
     ap.add_argument("--no-shrink", action="store_true",
                     help="report a failure's whole sequence instead of a minimal one")
     ap.add_argument("--skip", action="append", default=[], metavar="REGEX",
@@ -41,11 +45,15 @@ def cli(argv=None):
         log = os.path.join(log_dir, "fuzz-%s-seed%d.py" % (layer, args.seed))
         print("== %s layer: %d sequences, seed %d, log %s" % (layer, n, args.seed, log),
               flush=True)
+        env = {"CYDNNL_FUZZ_SKIP": "\n".join(args.skip)}
+        if not args.no_guard_pages:
+            env["CYDNNL_GUARD_PAGES"] = "1"
         r = run_isolated(layer, args.seed, n, log, collect=args.collect, stream_output=True,
-                         shrink=not args.no_shrink,
-                         env={"CYDNNL_FUZZ_SKIP": "\n".join(args.skip)} if args.skip else None)
+                         shrink=not args.no_shrink, env=env)
+        status = r["status"] if r["ok"] or not args.collect else \
+            "%d distinct failures (listed below)" % len(r["collected"])
         print("== %s layer: %s in %.0f s (%.1f s per 1,000 sequences)"
-              % (layer, r["status"], r["seconds"], r["seconds"] * 1000 / n), flush=True)
+              % (layer, status, r["seconds"], r["seconds"] * 1000 / n), flush=True)
         if r["report"] and not args.collect:
             print(r["report"])
         for sig, detail in sorted(r["collected"].items()):

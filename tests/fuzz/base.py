@@ -11,6 +11,7 @@ replays the sequence (`python <log>`).
 
 import ctypes
 import itertools
+import json
 import os
 import re
 import traceback
@@ -67,10 +68,11 @@ class Log:
 
 
 LOG = Log()
-# collect mode: failures are recorded here (signature -> first report) and
-# the sequence goes on, instead of failing the example
+# collect mode: failures are recorded (signature -> first report, also as a
+# JSON line in COLLECT["file"] at once, so a later crash loses none) and the
+# sequence goes on, instead of failing the example
 COLLECTED = {}
-COLLECT = {"on": False}
+COLLECT = {"on": False, "file": None}
 
 
 def _selftest(n):
@@ -162,6 +164,7 @@ class FuzzMachine(RuleBasedStateMachine):
         `returns` kind (a dnnl_status_t value by default; None: anything).
         fn is a dnnl_c function or its name; `line` the source to log when
         fn is not (the object layer's calls)."""
+        args = tuple(self.value(a) for a in args)   # drawn Exprs become their values
         if line is None:
             name = fn if isinstance(fn, str) else fn.__name__
             line = "%s%s(%s)" % (prefix, name, ", ".join(self.src(a) for a in args))
@@ -210,7 +213,12 @@ class FuzzMachine(RuleBasedStateMachine):
     def fail(self, signature, detail):
         LOG.write("# FAILURE: " + signature.replace("\n", " "))
         if COLLECT["on"]:
-            COLLECTED.setdefault(signature, detail)
+            if signature not in COLLECTED:
+                COLLECTED[signature] = detail
+                if COLLECT["file"] is not None:
+                    COLLECT["file"].write(json.dumps({"signature": signature,
+                                                      "detail": detail}) + "\n")
+                    COLLECT["file"].flush()
             return
         raise Failure(signature, detail)
 

@@ -12,6 +12,8 @@ documented type) and never raise; `FuzzMachine.call` checks that.
 and executed with fitted memories, sometimes with one argument broken.
 """
 
+import math
+
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, initialize, multiple, rule
 
@@ -20,7 +22,7 @@ import dnnl_c as c
 from fuzz.base import FuzzMachine
 from fuzz.capi_prims import PrimitiveRules
 from fuzz.values import (Expr, Fit, data_handle_arg, dims_of_len, dt_arg, enum_arg, int_arg,
-                         junk, ndims_and_dims, out_list, query_arg, tag_arg)
+                         junk, ndims_and_dims, out_list, pick, query_arg, tag_arg)
 
 FRESH = "<fresh>"
 BOGUS_HANDLES = [None, 0, 3, -1, "md", Expr("c.dnnl_engine_t()"), Expr("c.dnnl_stream_t()"),
@@ -35,6 +37,13 @@ STR_FNS = ["dnnl_status2str", "dnnl_dt2str", "dnnl_fmt_kind2str", "dnnl_fmt_tag2
            "dnnl_engine_kind2str", "dnnl_rnn_direction2str", "dnnl_rnn_flags2str",
            "dnnl_scratchpad_mode2str", "dnnl_fpmath_mode2str", "dnnl_query2str"]
 INT_FNS = ["dnnl_engine_get_count", "dnnl_data_type_size"]
+DESTROY = {c.dnnl_engine_t: "dnnl_engine_destroy", c.dnnl_stream_t: "dnnl_stream_destroy",
+           c.dnnl_memory_desc_t: "dnnl_memory_desc_destroy", c.dnnl_memory_t: "dnnl_memory_destroy",
+           c.dnnl_primitive_attr_t: "dnnl_primitive_attr_destroy",
+           c.dnnl_primitive_desc_t: "dnnl_primitive_desc_destroy",
+           c.dnnl_primitive_t: "dnnl_primitive_destroy"}
+DT_BYTES = {c.dnnl_f32: 4, c.dnnl_bf16: 2, c.dnnl_f16: 2, c.dnnl_s8: 1, c.dnnl_u8: 1,
+            c.dnnl_s32: 4, c.dnnl_f64: 8, c.dnnl_s64: 8, c.dnnl_boolean: 1}
 VERBOSE_LEVELS = [0, 0, 1, 2, -1, 3, 2**31, "1", None, float("nan")]
 
 
@@ -61,8 +70,27 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
 
     @staticmethod
     def keep_if(obj, cls):
-        """What a rule adds to its bundle: the output handle when it is one."""
-        return obj if type(obj) is cls else multiple()
+        """What a rule adds to its bundle: the output handle when it is one
+        and not NULL (each bundle starts with a NULL handle already)."""
+        return obj if type(obj) is cls and obj else multiple()
+
+    def check_size(self, md, dims):
+        """A created descriptor's size holds its padded elements: a size
+        computation that wrapped around shows here before any buffer does.
+        Checked where the dims are huge, the only place it can wrap."""
+        if not (isinstance(dims, list) and any(type(d) is int and d > 2**20 for d in dims)):
+            return
+        padded, dt = self.value(Expr("[None]"), "res"), self.value(Expr("[None]"), "res")
+        if self.call("dnnl_memory_desc_query", md, c.dnnl_query_padded_dims, padded) != 0 or \
+                self.call("dnnl_memory_desc_query", md, c.dnnl_query_data_type, dt) != 0:
+            return
+        size = self.call("dnnl_memory_desc_get_size", md, returns="int")
+        nbytes = DT_BYTES.get(dt[0])
+        if nbytes and isinstance(padded[0], tuple) and isinstance(size, int) \
+                and size < math.prod(padded[0]) * nbytes:
+            self.fail("dnnl_memory_desc_get_size wrapped around",
+                      "padded dims %s of %d-byte elements, but get_size(%s) = %d"
+                      % (padded[0], nbytes, self.src(md), size))
 
     def outlist(self, v):
         return self.value(v, "res")
@@ -117,7 +145,7 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
 
     # ---------------------------------------------------------- engines, streams
 
-    @rule(target=engines, out=st.one_of(st.just(FRESH), st.just(FRESH), bogus_handle),
+    @rule(target=engines, out=pick((2, st.just(FRESH)), bogus_handle),
           kind=enum_arg("dnnl_engine_kind_t", [c.dnnl_cpu] * 3), index=int_arg(st.just(0)))
     def engine_create(self, out, kind, index):
         e = self.out(out, c.dnnl_engine_t, "eng")
@@ -125,50 +153,54 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
         return self.keep_if(e, c.dnnl_engine_t)
 
     @rule(kind=enum_arg("dnnl_engine_kind_t"), res=out_list,
-          engine=st.one_of(engines, engines, streams, bogus_handle))
+          engine=pick((2, engines), streams, bogus_handle))
     def engine_get_kind(self, kind, res, engine):
         self.call("dnnl_engine_get_count", kind, returns="int")
         self.call("dnnl_engine_get_kind", engine, self.outlist(res))
 
-    @rule(engine=st.one_of(engines, mds, bogus_handle))
-    def engine_destroy(self, engine):
-        self.call("dnnl_engine_destroy", self.value(engine))
-
-    @rule(target=streams, out=st.one_of(st.just(FRESH), st.just(FRESH), streams, bogus_handle),
-          engine=st.one_of(engines, engines, engines, mems, bogus_handle),
+    @rule(target=streams, out=pick((2, st.just(FRESH)), streams, bogus_handle),
+          engine=pick((3, engines), mems, bogus_handle),
           flags=int_arg(st.sampled_from([1, 1, 2, 3, 4, 0x40])))
     def stream_create(self, out, engine, flags):
         s = self.out(out, c.dnnl_stream_t, "strm")
         self.call("dnnl_stream_create", s, self.value(engine), flags)
         return self.keep_if(s, c.dnnl_stream_t)
 
-    @rule(target=engines, stream=st.one_of(streams, streams, engines, bogus_handle),
-          out=st.one_of(st.just(FRESH), st.just(FRESH), bogus_handle))
+    @rule(target=engines, stream=pick((2, streams), engines, bogus_handle),
+          out=pick((2, st.just(FRESH)), bogus_handle))
     def stream_get_engine(self, stream, out):
         e = self.out(out, c.dnnl_engine_t, "eng")
         self.call("dnnl_stream_get_engine", self.value(stream), e)
         return self.keep_if(e, c.dnnl_engine_t)
 
-    @rule(stream=st.one_of(streams, streams, engines, bogus_handle), destroy=st.booleans())
-    def stream_wait_destroy(self, stream, destroy):
-        stream = self.value(stream)
-        self.call("dnnl_stream_wait", stream)
-        if destroy:
-            self.call("dnnl_stream_destroy", stream)
+    @rule(stream=pick((2, streams), engines, bogus_handle))
+    def stream_wait(self, stream):
+        self.call("dnnl_stream_wait", self.value(stream))
+
+    @rule(h=pick((2, engines), streams, (2, mds), (2, mems), attrs, (2, pds), (2, prims),
+                 bogus_handle),
+          fn=st.sampled_from(sorted(DESTROY.values())), matched=st.integers(0, 3))
+    def destroy(self, h, fn, matched):
+        """Mostly the destroy function of the handle's type, else any."""
+        if matched and type(h) in DESTROY:
+            fn = DESTROY[type(h)]
+        self.call(fn, self.value(h))
 
     # ---------------------------------------------------------- memory descriptors
 
     def md_out(self, out):
         return self.out(out, c.dnnl_memory_desc_t, "md")
 
-    md_outs = st.one_of(st.just(FRESH), st.just(FRESH), st.just(FRESH), mds, bogus_handle)
-    md_ins = st.one_of(mds, mds, mds, mds, mems, pds, bogus_handle)
+    md_outs = pick((3, st.just(FRESH)), mds, bogus_handle)
+    md_ins = pick((4, mds), mems, pds, bogus_handle)
 
     @rule(target=mds, out=md_outs, nd_dims=ndims_and_dims(), dt=dt_arg, tag=tag_arg)
     def md_create_with_tag(self, out, nd_dims, dt, tag):
         md = self.md_out(out)
         nd, dims = nd_dims
-        self.call("dnnl_memory_desc_create_with_tag", md, nd, self.value(dims), dt, tag)
+        dims = self.value(dims)
+        if self.call("dnnl_memory_desc_create_with_tag", md, nd, dims, dt, tag) == 0:
+            self.check_size(md, dims)
         return self.keep_if(md, c.dnnl_memory_desc_t)
 
     @rule(target=mds, out=md_outs, nd_dims=ndims_and_dims(), dt=dt_arg, data=st.data())
@@ -176,8 +208,8 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
         md = self.md_out(out)
         nd, dims = nd_dims
         n = nd if isinstance(nd, int) and 0 <= nd <= 12 else 2
-        strides = data.draw(st.one_of(st.none(), dims_of_len(n), dims_of_len(n),
-                                      st.just(Expr("None"))), "strides")
+        strides = data.draw(pick(st.none(), (2, dims_of_len(n)), st.just(Expr("None"))),
+                            "strides")
         self.call("dnnl_memory_desc_create_with_strides", md, nd, self.value(dims), dt,
                   self.value(strides))
         return self.keep_if(md, c.dnnl_memory_desc_t)
@@ -186,11 +218,11 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
     def md_create_submemory(self, out, parent, data):
         md = self.md_out(out)
         p = self.ref(parent)
-        pick = st.sampled_from(["_dims(%s)", "_shrunk(%s, 1)", "_shrunk(%s, 2)",
-                                "[1] * len(_dims(%s))", "[0] * len(_dims(%s))"])
-        derived = pick.map(lambda f: Expr(f % p))
-        dims = data.draw(st.one_of(derived, derived, any_dims_s), "dims")
-        offs = data.draw(st.one_of(derived, derived, any_dims_s), "offsets")
+        forms = st.sampled_from(["_dims(%s)", "_shrunk(%s, 1)", "_shrunk(%s, 2)",
+                                 "[1] * len(_dims(%s))", "[0] * len(_dims(%s))"])
+        derived = forms.map(lambda f: Expr(f % p))
+        dims = data.draw(pick((2, derived), any_dims_s), "dims")
+        offs = data.draw(pick((2, derived), any_dims_s), "offsets")
         self.call("dnnl_memory_desc_create_submemory", md, parent, self.value(dims),
                   self.value(offs))
         return self.keep_if(md, c.dnnl_memory_desc_t)
@@ -208,9 +240,8 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
     @rule(target=mds, out=md_outs, src=md_ins, k=st.integers(0, 5), data=st.data())
     def md_permute_axes(self, out, src, k, data):
         md = self.md_out(out)
-        perm = data.draw(st.one_of(st.just(Expr("_perm(%s, %d)" % (self.ref(src), k))),
-                                   st.just(Expr("_perm(%s, %d)" % (self.ref(src), k))),
-                                   any_dims_s), "permutation")
+        perm = data.draw(pick((2, st.just(Expr("_perm(%s, %d)" % (self.ref(src), k)))),
+                              any_dims_s), "permutation")
         self.call("dnnl_memory_desc_permute_axes", md, src, self.value(perm))
         return self.keep_if(md, c.dnnl_memory_desc_t)
 
@@ -235,13 +266,9 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
         self.call("cydnnl_memory_desc_extent", a, returns="int")
         self.call("cydnnl_md2str", b, returns="str")
 
-    @rule(md=md_ins)
-    def md_destroy(self, md):
-        self.call("dnnl_memory_desc_destroy", self.value(md))
-
     # ---------------------------------------------------------- memories
 
-    mem_ins = st.one_of(mems, mems, mems, mems, mds, bogus_handle)
+    mem_ins = pick((4, mems), mds, bogus_handle)
 
     def handle_value(self, h, md):
         """A data handle argument: a Fit is sized for md."""
@@ -251,8 +278,8 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
             return self.value(h, "buf")
         return self.value(h)
 
-    @rule(target=mems, out=st.one_of(st.just(FRESH), st.just(FRESH), mems, bogus_handle),
-          md=md_ins, engine=st.one_of(engines, engines, engines, bogus_handle),
+    @rule(target=mems, out=pick((2, st.just(FRESH)), mems, bogus_handle),
+          md=md_ins, engine=pick((3, engines), bogus_handle),
           handle=st.one_of(data_handle_arg, dhs), v2=st.integers(0, 3),
           nhandles=int_arg(st.just(1)))
     def memory_create(self, out, md, engine, handle, v2, nhandles):
@@ -292,7 +319,7 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
                       else dh)
         return dh
 
-    @rule(mem=mem_ins, handle=st.one_of(dhs, dhs, data_handle_arg), v2=st.booleans(),
+    @rule(mem=mem_ins, handle=pick((2, dhs), data_handle_arg), v2=st.booleans(),
           index=int_arg(st.just(0)))
     def memory_set_data_handle(self, mem, handle, v2, index):
         mem = self.value(mem)
@@ -302,15 +329,11 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
         else:
             self.call("dnnl_memory_set_data_handle", mem, h)
 
-    @rule(mem=st.one_of(mems, mems, bogus_handle))
-    def memory_destroy(self, mem):
-        self.call("dnnl_memory_destroy", self.value(mem))
-
     # ---------------------------------------------------------- attributes
 
-    attr_ins = st.one_of(attrs, attrs, attrs, pds, bogus_handle)
+    attr_ins = pick((3, attrs), pds, bogus_handle)
 
-    @rule(target=attrs, out=st.one_of(st.just(FRESH), st.just(FRESH), attrs, bogus_handle),
+    @rule(target=attrs, out=pick((2, st.just(FRESH)), attrs, bogus_handle),
           src=st.one_of(st.none(), attr_ins))
     def attr_create_or_clone(self, out, src):
         a = self.out(out, c.dnnl_primitive_attr_t, "attr")
@@ -328,10 +351,6 @@ class CApiMachine(FuzzMachine, PrimitiveRules):
         self.call("dnnl_primitive_attr_get_scratchpad_mode", attr, self.outlist(res))
         self.call("dnnl_primitive_attr_set_fpmath_mode", attr, fmode)
         self.call("dnnl_primitive_attr_get_fpmath_mode", attr, self.outlist(res))
-
-    @rule(attr=st.one_of(attrs, attrs, bogus_handle))
-    def attr_destroy(self, attr):
-        self.call("dnnl_primitive_attr_destroy", self.value(attr))
 
     # ---------------------------------------------------------- misc
 

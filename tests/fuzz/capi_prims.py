@@ -8,13 +8,13 @@ A mixin of `fuzz.capi.CApiMachine`; Bundles are shared by name.
 """
 
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, multiple, rule
+from hypothesis.stateful import Bundle, initialize, multiple, rule
 
 import dnnl_c as c
 
 from fuzz import problems as P
 from fuzz.values import (ARG_IDS, Expr, arg_id, float_arg, enum_arg, hostile_int, int_arg,
-                         junk, out_list, query_arg, spatial, floats)
+                         junk, out_list, pick, query_arg, spatial, floats)
 
 engines, streams, mds, mems = Bundle("engines"), Bundle("streams"), Bundle("mds"), Bundle("mems")
 attrs, pds, prims, problems = Bundle("attrs"), Bundle("pds"), Bundle("prims"), Bundle("problems")
@@ -77,7 +77,7 @@ BOGUS = st.one_of(st.sampled_from([None, 0, -1, "x", Expr("c.dnnl_memory_desc_t(
                                    Expr("np.zeros(3)")]), junk)
 hostile = st.one_of(hostile_int, junk, BOGUS, floats, spatial())
 # (index of the argument to break, what to put there), or nothing broken
-mutation = st.one_of(st.none(), st.none(), st.none(), st.tuples(st.integers(0, 11), hostile))
+mutation = pick((3, st.none()), st.tuples(st.integers(0, 11), hostile))
 # how execute_fitted mangles its argument list
 MANGLES = [None] * 6 + ["drop", "dup", "swap", "foreign", "nargs+1", "nargs-1", "no_handle",
                         "destroy", "zero_md"]
@@ -92,34 +92,61 @@ class PrimitiveRules:
 
     # ---------------------------------------------------------- creation
 
-    @rule(target=problems, spec=P.problem)
-    def problem_make(self, spec):
+    def make_problem(self, spec):
         """Creates the problem's memory descriptors (logged calls)."""
         for role, (dims, dt, tag) in spec.tensors.items():
             md = self.bind(c.dnnl_memory_desc_t(), "md", "c.dnnl_memory_desc_t()")
-            self.call("dnnl_memory_desc_create_with_tag", md, len(dims), dims, dt, tag)
+            if self.call("dnnl_memory_desc_create_with_tag", md, len(dims), dims, dt, tag) == 0:
+                self.check_size(md, dims)
             spec.mds[role] = md
         return spec
 
+    @initialize(target=problems, spec=P.problem)
+    def init_problem(self, spec):
+        return self.make_problem(spec)
+
+    @rule(target=problems, spec=P.problem)
+    def problem_make(self, spec):
+        return self.make_problem(spec)
+
+    # one argument and no target: Hypothesis orders such rules first, and the
+    # first rules are drawn most
+    @rule(data=st.data())
+    def execute_problem(self, data):
+        """A problem all the way: descriptor, primitive, fitted memories, execute."""
+        d = data.draw
+        prob, which = d(problems), d(st.integers(0, 2))
+        pd = self.create_pd(self.problem_fn(prob, which), prob, "<fresh>", data, d(mutation))
+        if type(pd) is not c.dnnl_primitive_desc_t or not pd:
+            return
+        prim = self.bind(c.dnnl_primitive_t(), "prim", "c.dnnl_primitive_t()")
+        if self.call("dnnl_primitive_create", prim, pd) == c.dnnl_success:
+            self.run_fitted(prim, self.value(d(pick((5, streams), BOGUS))),
+                            self.value(d(pick((5, engines), BOGUS))), d(st.integers(0, 2**16)),
+                            d(st.booleans()), d(st.sampled_from(MANGLES)), d(st.integers(0, 7)),
+                            d(mems))
+
     def arg_for(self, kind, key, prob, draw):
         """One creation argument: from the problem when there is one."""
+        # with a problem, arguments are right unless `broken` breaks one
         if kind == "eng":
-            return draw(st.one_of(engines, engines, engines, BOGUS))
+            return draw(engines if prob is not None else pick((3, engines), BOGUS))
         if kind == "attr":
-            return draw(st.one_of(st.none(), st.none(), attrs, BOGUS))
+            return draw(pick((2, st.none()), attrs) if prob is not None
+                        else pick((2, st.none()), attrs, BOGUS))
         if kind == "prop":
             return draw(enum_arg("dnnl_prop_kind_t", PROPS) if prob is None
                         else st.sampled_from(PROPS))
         if kind == "hint":
             if prob is not None and prob.fwd_pd is not None and draw(st.integers(0, 4)):
                 return prob.fwd_pd
-            return draw(st.one_of(st.none(), pds, pds, BOGUS))
+            return draw(pick(st.none(), (2, pds), BOGUS))
         if prob is not None:
             if kind == "md":
                 return prob.mds.get(key)
             return prob.params.get(key, 1.0)
         if kind == "md":
-            return draw(st.one_of(mds, mds, mds, st.none(), BOGUS))
+            return draw(pick((3, mds), st.none(), BOGUS))
         if kind == "alg":
             return draw(enum_arg("dnnl_alg_kind_t"))
         if kind == "dims":
@@ -140,15 +167,18 @@ class PrimitiveRules:
             prob.fwd_pd = pd
         return self.keep_if(pd, c.dnnl_primitive_desc_t)
 
-    pd_outs = st.one_of(st.just("<fresh>"), st.just("<fresh>"), st.just("<fresh>"), pds, BOGUS)
+    pd_outs = pick((3, st.just("<fresh>")), pds, BOGUS)
 
     @rule(target=pds, prob=problems, which=st.integers(0, 2), out=pd_outs, data=st.data(),
           broken=mutation)
     def pd_create_for_problem(self, prob, which, out, data, broken):
+        return self.create_pd(self.problem_fn(prob, which), prob, out, data, broken)
+
+    @staticmethod
+    def problem_fn(prob, which):
         fns = FAMILY_FNS[prob.family]
         # forward first while there is none, so backward gets a hint
-        fn = fns[0] if prob.fwd_pd is None and which else fns[which % len(fns)]
-        return self.create_pd(fn, prob, out, data, broken)
+        return fns[0] if prob.fwd_pd is None and which else fns[which % len(fns)]
 
     @rule(target=pds, fn=st.sampled_from(sorted(SIGS)), out=pd_outs, data=st.data())
     def pd_create_any(self, fn, out, data):
@@ -156,7 +186,7 @@ class PrimitiveRules:
 
     # ---------------------------------------------------------- primitive descriptors
 
-    pd_ins = st.one_of(pds, pds, pds, pds, prims, mds, BOGUS)
+    pd_ins = pick((4, pds), prims, mds, BOGUS)
 
     @rule(pd=pd_ins, n=st.integers(1, 3))
     def pd_next_impl(self, pd, n):
@@ -192,36 +222,27 @@ class PrimitiveRules:
         self.call("dnnl_primitive_desc_get_attr", self.value(pd), a)
         return self.keep_if(a, c.dnnl_primitive_attr_t)
 
-    @rule(pd=st.one_of(pds, pds, BOGUS))
-    def pd_destroy(self, pd):
-        self.call("dnnl_primitive_desc_destroy", self.value(pd))
-
     # ---------------------------------------------------------- primitives
 
-    @rule(target=prims, pd=pd_ins, out=st.one_of(st.just("<fresh>"), st.just("<fresh>"),
-                                                 prims, BOGUS))
+    @rule(target=prims, pd=pd_ins, out=pick((2, st.just("<fresh>")), prims, BOGUS))
     def prim_create(self, pd, out):
         p = self.out(out, c.dnnl_primitive_t, "prim")
         self.call("dnnl_primitive_create", p, self.value(pd))
         return self.keep_if(p, c.dnnl_primitive_t)
 
-    @rule(target=pds, prim=st.one_of(prims, prims, pds, BOGUS),
+    @rule(target=pds, prim=pick((2, prims), pds, BOGUS),
           out=st.one_of(st.just("<fresh>"), BOGUS))
     def prim_get_pd(self, prim, out):
         pd = self.out(out, c.dnnl_primitive_desc_t, "pd")
         self.call("dnnl_primitive_get_primitive_desc", self.value(prim), pd)
         return self.keep_if(pd, c.dnnl_primitive_desc_t)
 
-    @rule(prim=st.one_of(prims, prims, BOGUS))
-    def prim_destroy(self, prim):
-        self.call("dnnl_primitive_destroy", self.value(prim))
-
     exec_item = st.one_of(
-        st.tuples(arg_id, st.one_of(mems, mems, mems, BOGUS)),
+        st.tuples(arg_id, pick((3, mems), BOGUS)),
         st.tuples(st.sampled_from(ARG_IDS), mems).map(lambda t: ("exec_arg",) + t),
         junk)
 
-    @rule(prim=st.one_of(prims, prims, prims, BOGUS), stream=st.one_of(streams, streams, BOGUS),
+    @rule(prim=pick((3, prims), BOGUS), stream=pick((2, streams), BOGUS),
           items=st.lists(exec_item, max_size=6), nargs=st.one_of(st.none(), hostile_int, junk))
     def execute_random(self, prim, stream, items, nargs):
         args = []
@@ -237,14 +258,18 @@ class PrimitiveRules:
         n = len(args) if nargs is None else self.value(nargs)
         self.call("dnnl_primitive_execute", self.value(prim), self.value(stream), n, args)
 
-    @rule(prim=st.one_of(prims, prims, prims, prims, BOGUS), stream=st.one_of(
-          streams, streams, streams, BOGUS), engine=st.one_of(engines, engines, engines, BOGUS),
+    @rule(prim=pick((4, prims), BOGUS), stream=pick((3, streams), BOGUS),
+          engine=pick((3, engines), BOGUS),
           noise=st.integers(0, 2**16), user=st.booleans(), mangle=st.sampled_from(MANGLES),
-          pick=st.integers(0, 7), other=mems)
-    def execute_fitted(self, prim, stream, engine, noise, user, mangle, pick, other):
+          at=st.integers(0, 7), other=mems)
+    def execute_fitted(self, prim, stream, engine, noise, user, mangle, at, other):
+        self.run_fitted(self.value(prim), self.value(stream), self.value(engine), noise, user,
+                        mangle, at, other)
+
+    def run_fitted(self, prim, stream, engine, noise, user, mangle, at, other):
         """Memories for every argument the primitive's descriptor asks for
-        (random bytes in user buffers, or library buffers), then execute."""
-        prim, engine = self.value(prim), self.value(engine)
+        (random bytes in user buffers, or library buffers), then execute,
+        the argument list mangled as `mangle` says."""
         pd = self.bind(c.dnnl_primitive_desc_t(), "pd", "c.dnnl_primitive_desc_t()")
         self.call("dnnl_primitive_get_primitive_desc", prim, pd)
         args = []
@@ -259,13 +284,13 @@ class PrimitiveRules:
             mem = self.bind(c.dnnl_memory_t(), "mem", "c.dnnl_memory_t()")
             h = (self.value(Expr("_noise(%s, %d)" % (self.ref(md), noise + arg)), "buf")
                  if user else self.value(Expr("c.DNNL_MEMORY_ALLOCATE")))
-            if mangle == "zero_md" and pick % 4 == 0:
+            if mangle == "zero_md" and at % 4 == 0:
                 md = None
             self.call("dnnl_memory_create", mem, md, engine, h)
             args.append((arg, mem))
         n = len(args)
         if args:
-            k = pick % len(args)
+            k = at % len(args)
             if mangle == "drop":
                 del args[k]
             elif mangle == "dup":
@@ -280,4 +305,4 @@ class PrimitiveRules:
                 self.call("dnnl_memory_destroy", args[k][1])
         n = {"nargs+1": n + 1, "nargs-1": n - 1}.get(mangle, len(args))
         args = self.value(args, "args")
-        self.call("dnnl_primitive_execute", prim, self.value(stream), n, args)
+        self.call("dnnl_primitive_execute", prim, stream, n, args)

@@ -20,7 +20,7 @@ from fuzz.base import FuzzMachine
 from fuzz.capi_prims import MANGLES
 from fuzz.values import (ARG_IDS, Expr, Fit, data_handle_arg, dims_of_len, dt_arg,
                          enum_arg, float_arg, hostile_int, int_arg, junk, ndims_and_dims,
-                         np_dtype, spatial, tag_arg)
+                         np_dtype, pick, spatial, tag_arg)
 
 ALLOWED = (dnnl.error, TypeError, ValueError)
 BOGUS = st.one_of(st.sampled_from([None, 0, 3, "x", Expr("dnnl.memory.desc()"),
@@ -84,9 +84,9 @@ DESC_GETTERS = ["get_ndims", "get_dims", "get_data_type", "get_format_kind", "ge
                 "get_padded_offsets", "get_submemory_offset", "get_strides",
                 "get_inner_nblks", "get_inner_blks", "get_inner_idxs", "get_size", "is_zero",
                 "__repr__"]
-mutation = st.one_of(st.none(), st.none(), st.none(),
-                     st.tuples(st.sampled_from(["set", "drop", "add"]), st.integers(0, 12),
-                               st.one_of(hostile_int, junk, BOGUS, spatial())))
+mutation = pick((3, st.none()), st.tuples(st.sampled_from(["set", "drop", "add"]),
+                                          st.integers(0, 12),
+                                          st.one_of(hostile_int, junk, BOGUS, spatial())))
 
 
 def _name(cls):
@@ -145,7 +145,7 @@ class ObjMachine(FuzzMachine):
         self.ocall("dnnl.engine.get_count", dnnl.engine.get_count, self.value(kind))
         return e
 
-    @rule(target=streams, e=st.one_of(engines, engines, BOGUS),
+    @rule(target=streams, e=pick((2, engines), BOGUS),
           flags=st.one_of(st.none(), int_arg(st.sampled_from([1, 2, 4]))))
     def stream(self, e, flags):
         s = self.new("strm", "dnnl.stream", dnnl.stream, self.value(e), self.value(flags))
@@ -168,22 +168,21 @@ class ObjMachine(FuzzMachine):
     # ---------------------------------------------------------- memory descriptors
 
     @rule(target=descs, nd_dims=ndims_and_dims(), dt=dt_arg, tag=tag_arg,
-          strides=st.one_of(st.none(), st.none(), st.integers(0, 6).flatmap(dims_of_len)))
+          strides=pick((2, st.none()), st.integers(0, 6).flatmap(dims_of_len)))
     def desc(self, nd_dims, dt, tag, strides):
         _, dims = nd_dims
         layout = tag if strides is None else strides
         return self.new("d", "dnnl.memory.desc", dnnl.memory.desc, self.value(dims),
                         self.value(dt), self.value(layout))
 
-    @rule(target=descs, d=st.one_of(descs, descs, descs, BOGUS), how=st.integers(0, 2),
+    @rule(target=descs, d=pick((3, descs), BOGUS), how=st.integers(0, 2),
           k=st.integers(0, 3), allow_empty=st.booleans(), data=st.data())
     def desc_derived(self, d, how, k, allow_empty, data):
         d = self.value(d)
         if not isinstance(d, dnnl.memory.desc):
             return multiple()
         derived = st.just(Expr("_shrunk(%s.get(True), %d)" % (self.ref(d), k)))
-        dims = self.value(data.draw(st.one_of(derived, derived, st.integers(0, 5).flatmap(
-            dims_of_len))))
+        dims = self.value(data.draw(pick((2, derived), st.integers(0, 5).flatmap(dims_of_len))))
         method = ["submemory_desc", "reshape", "permute_axes"][how]
         args = {0: (dims, self.value(Expr("[%d] * len(_dims(%s.get(True)))"
                                           % (k % 2, self.ref(d))))),
@@ -193,7 +192,7 @@ class ObjMachine(FuzzMachine):
         return self.new("d", "%s.%s" % (self.src(d), method), getattr(d, method), *args,
                         allow_empty=allow_empty)
 
-    @rule(d=st.one_of(descs, descs, descs, BOGUS), other=descs,
+    @rule(d=pick((3, descs), BOGUS), other=descs,
           getter=st.sampled_from(DESC_GETTERS))
     def desc_query(self, d, other, getter):
         d = self.value(d)
@@ -203,9 +202,8 @@ class ObjMachine(FuzzMachine):
 
     # ---------------------------------------------------------- memories
 
-    @rule(target=mems, d=st.one_of(descs, descs, descs, BOGUS),
-          e=st.one_of(engines, engines, BOGUS), handle=st.one_of(
-              st.just("<default>"), data_handle_arg, data_handle_arg))
+    @rule(target=mems, d=pick((3, descs), BOGUS),
+          e=pick((2, engines), BOGUS), handle=pick(st.just("<default>"), (2, data_handle_arg)))
     def memory(self, d, e, handle):
         d, e = self.value(d), self.value(e)
         if isinstance(handle, str) and handle == "<default>":
@@ -216,7 +214,7 @@ class ObjMachine(FuzzMachine):
         h = self.value(handle, "buf")
         return self.new("mem", "dnnl.memory", dnnl.memory, d, e, h)
 
-    @rule(m=st.one_of(mems, mems, mems), what=st.integers(0, 9), dtype=np_dtype,
+    @rule(m=mems, what=st.integers(0, 9), dtype=np_dtype,
           shape=st.one_of(st.none(), st.integers(0, 4).flatmap(dims_of_len)),
           handle=st.one_of(data_handle_arg, st.none()), index=int_arg(st.just(0)))
     def memory_use(self, m, what, dtype, shape, handle, index):
@@ -248,18 +246,44 @@ class ObjMachine(FuzzMachine):
 
     # ---------------------------------------------------------- primitive descriptors
 
-    @rule(target=problems, spec=P.problem)
-    def problem_make(self, spec):
+    def make_problem(self, spec):
         for role, (dims, dt, tag) in spec.tensors.items():
             spec.mds[role] = self.new("d", "dnnl.memory.desc", dnnl.memory.desc, dims, dt, tag)
         return spec
+
+    @initialize(target=problems, spec=P.problem)
+    def init_problem(self, spec):
+        return self.make_problem(spec)
+
+    @rule(target=problems, spec=P.problem)
+    def problem_make(self, spec):
+        return self.make_problem(spec)
+
+    # one argument and no target: Hypothesis orders such rules first, and the
+    # first rules are drawn most
+    @rule(data=st.data())
+    def execute_problem(self, data):
+        """A problem all the way: primitive_desc, primitive, memories, execute."""
+        d = data.draw
+        prob, which = d(self.problems), d(st.integers(0, 2))
+        fam = FAMILIES[prob.family]
+        cls, sig = fam[0] if prob.fwd_pd is None and which else fam[which % len(fam)]
+        pd = self.make_pd(cls, sig, prob, data, d(mutation))
+        if not isinstance(pd, cls.primitive_desc):
+            return
+        p = self.new("prim", _name(cls), cls, pd)
+        if isinstance(p, dnnl.primitive):
+            self.run_execute(p, self.value(d(pick((5, self.streams), BOGUS))),
+                             d(self.engines), d(st.booleans()), d(st.sampled_from(MANGLES)),
+                             d(st.integers(0, 7)), d(pick(self.mems, BOGUS)),
+                             d(st.integers(0, 2**16)))
 
     def pd_args(self, sig, prob, draw):
         args = []
         for item in sig:
             kind, key = item[0], item[-1]
             if kind == "eng":
-                args.append(draw(st.one_of(self.engines, self.engines, BOGUS)))
+                args.append(draw(pick((2, self.engines), BOGUS)))
             elif kind == "attr":
                 if draw(st.booleans()):
                     args.append(draw(st.one_of(self.attrs, BOGUS)))
@@ -274,7 +298,7 @@ class ObjMachine(FuzzMachine):
                 if not (kind == "md?" and v is None):
                     args.append(v if not isinstance(v, type(multiple())) else None)
             elif kind.startswith("md"):
-                args.append(draw(st.one_of(self.descs, self.descs, BOGUS)))
+                args.append(draw(pick((2, self.descs), BOGUS)))
             elif kind == "alg":
                 args.append(draw(enum_arg("dnnl_alg_kind_t")))
             elif kind == "dims":
@@ -325,7 +349,7 @@ class ObjMachine(FuzzMachine):
 
     # ---------------------------------------------------------- primitives
 
-    @rule(target=prims, pd=st.one_of(pds, pds, pds, BOGUS), cls=st.sampled_from(ALL_CLASSES))
+    @rule(target=prims, pd=pick((3, pds), BOGUS), cls=st.sampled_from(ALL_CLASSES))
     def prim(self, pd, cls):
         pd = self.value(pd)
         # the primitive class the pd belongs to, mostly
@@ -336,15 +360,30 @@ class ObjMachine(FuzzMachine):
             self.ocall("%s.get_kind" % self.src(p), p.get_kind)
         return p
 
-    @rule(p=prims, s=st.one_of(streams, streams, BOGUS), e=engines, user=st.booleans(),
-          mangle=st.sampled_from(MANGLES), pick=st.integers(0, 7), other=st.one_of(mems, BOGUS),
+    @rule(a=pick((4, mems), BOGUS), b=pick((4, mems), BOGUS), s=pick((3, streams), BOGUS),
+          attr=st.one_of(st.none(), attrs, BOGUS))
+    def reorder_memories(self, a, b, s, attr):
+        """dnnl.reorder over two memories, and its execute(stream, src, dst)."""
+        a, b, s, attr = self.value(a), self.value(b), self.value(s), self.value(attr)
+        r = self.new("prim", "dnnl.reorder", dnnl.reorder, a, b, *([] if attr is None
+                                                                    else [attr]))
+        if isinstance(r, dnnl.reorder):
+            self.ocall(self.src(r) + ".execute", r.execute, s, a, b)
+
+    @rule(p=prims, s=pick((2, streams), BOGUS), e=engines, user=st.booleans(),
+          mangle=st.sampled_from(MANGLES), at=st.integers(0, 7), other=st.one_of(mems, BOGUS),
           noise=st.integers(0, 2**16))
-    def execute(self, p, s, e, user, mangle, pick, other, noise):
-        """Memories for what the primitive's descriptor asks for, then execute."""
+    def execute(self, p, s, e, user, mangle, at, other, noise):
+        self.run_execute(p, self.value(s), e, user, mangle, at, other, noise)
+
+    def run_execute(self, p, s, e, user, mangle, at, other, noise):
+        """Memories for what the primitive's descriptor asks for, then
+        execute, the arguments mangled as `mangle` says."""
         ps = self.src(p)
         c_pd = self.ocall(ps + ".get_primitive_desc", p.get_primitive_desc)
         if type(c_pd) is not c.dnnl_primitive_desc_t:
             return
+        c_pd = self.bind(c_pd, "cpd", "r")
         pd = self.new("pd", "dnnl.primitive_desc_base", dnnl.primitive_desc_base, c_pd)
         args = {}
         for arg in sorted(set(ARG_IDS)):
@@ -360,7 +399,7 @@ class ObjMachine(FuzzMachine):
                 args[arg] = m
         keys = sorted(args)
         if keys and mangle in ("drop", "foreign", "no_handle", "destroy", "swap"):
-            k = keys[pick % len(keys)]
+            k = keys[at % len(keys)]
             if mangle == "drop":
                 del args[k]
             elif mangle == "foreign":
@@ -372,7 +411,7 @@ class ObjMachine(FuzzMachine):
             else:
                 args[k], args[keys[0]] = args[keys[0]], args[k]
         args = self.value(args, "args")
-        self.ocall(ps + ".execute", p.execute, self.value(s), args)
+        self.ocall(ps + ".execute", p.execute, s, args)
 
 
 class _Raised:

@@ -26,6 +26,20 @@ COMPUTE_DTS = [c.dnnl_f32, c.dnnl_f32, c.dnnl_f32, c.dnnl_bf16]
 REORDER_DTS = [c.dnnl_f32, c.dnnl_bf16, c.dnnl_s8, c.dnnl_u8, c.dnnl_s32]
 
 
+# shapes whose sizes overflow int64 (or come close), in place of small ones
+# now and then: where a size computation wraps, a buffer comes out too small
+BIG_SHAPES = [[2**32, 2**32], [2**31, 2**31, 4], [2**21, 2**21, 2**21], [3, 2**62],
+              [2**61, 4], [2**62 + 1, 2], [1, 2**31, 2**32 + 1], [2**63 - 1, 1],
+              [5, 3, 2**60], [2, 2**31 - 1, 2**31 - 1, 3]]
+BIG_SPATIAL = [2**31, 2**32 + 1, 2**62, 2**40]
+
+
+def _shape(draw, nd, hi):
+    if draw(st.sampled_from(range(10))) == 0:
+        return list(draw(st.sampled_from(BIG_SHAPES)))
+    return draw(st.lists(st.integers(1, hi), min_size=nd, max_size=nd))
+
+
 class Problem:
     def __init__(self, family, tensors, params):
         self.family = family
@@ -40,22 +54,25 @@ class Problem:
 
 
 def _tag(draw, nd, same_as=None):
+    """A tag for nd dims; `any` only for tensors other than the first."""
     tags = tags_for(nd)
-    if same_as is not None and draw(st.booleans()):
+    if same_as is None:
+        return draw(st.sampled_from(tags[:-1] or tags))
+    if draw(st.booleans()):
         return same_as
     return draw(st.sampled_from(tags))
 
 
 def _jitter(draw, v):
     """v, or now and then one off (either way) or zero."""
-    k = draw(st.integers(0, 11))
+    k = draw(st.sampled_from(range(24)))
     return {0: v + 1, 1: v - 1, 2: 0}.get(k, v)
 
 
 @st.composite
 def eltwise(draw):
-    nd = draw(st.integers(1, 5))
-    dims = draw(st.lists(st.integers(1, 9), min_size=nd, max_size=nd))
+    dims = _shape(draw, draw(st.integers(1, 5)), 9)
+    nd = len(dims)
     dt = draw(st.sampled_from(COMPUTE_DTS))
     stag = _tag(draw, nd)
     t = {"src": (dims, dt, stag), "dst": (dims, dt, _tag(draw, nd, stag)),
@@ -68,8 +85,8 @@ def eltwise(draw):
 
 @st.composite
 def lrn(draw):
-    nd = draw(st.integers(2, 5))
-    dims = draw(st.lists(st.integers(1, 7), min_size=nd, max_size=nd))
+    dims = _shape(draw, draw(st.integers(2, 5)), 7)
+    nd = len(dims)
     dt = draw(st.sampled_from(COMPUTE_DTS))
     stag = _tag(draw, nd)
     t = {"src": (dims, dt, stag), "dst": (dims, dt, _tag(draw, nd, stag)),
@@ -83,11 +100,18 @@ def lrn(draw):
 def _window(draw, nsp):
     """Per spatial dim: input, kernel, stride, dilation (0 = dense), pads."""
     i = draw(st.lists(st.integers(1, 8), min_size=nsp, max_size=nsp))
+    if draw(st.sampled_from(range(12))) == 0:
+        i[draw(st.integers(0, nsp - 1))] = draw(st.sampled_from(BIG_SPATIAL))
     k = draw(st.lists(st.integers(1, 4), min_size=nsp, max_size=nsp))
-    s = draw(st.lists(st.sampled_from([1, 1, 2, 3, 0, -1]), min_size=nsp, max_size=nsp))
-    d = draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, -1]), min_size=nsp, max_size=nsp))
-    pl = draw(st.lists(st.sampled_from([0, 0, 1, 2, -1, 5]), min_size=nsp, max_size=nsp))
-    pr = draw(st.lists(st.sampled_from([0, 0, 1, 2, -1, 5]), min_size=nsp, max_size=nsp))
+    # edge values (stride 0, negative dilation or padding, padding past the
+    # kernel) one time in ten or so per entry
+    s = draw(st.lists(st.sampled_from([1] * 10 + [2] * 4 + [3, 3, 0, -1]),
+                      min_size=nsp, max_size=nsp))
+    d = draw(st.lists(st.sampled_from([0] * 12 + [1, 1, 2, -1]), min_size=nsp, max_size=nsp))
+    pl = draw(st.lists(st.sampled_from([0] * 8 + [1] * 4 + [2, 2, -1, 5]),
+                       min_size=nsp, max_size=nsp))
+    pr = draw(st.lists(st.sampled_from([0] * 8 + [1] * 4 + [2, 2, -1, 5]),
+                       min_size=nsp, max_size=nsp))
     o = []
     for j in range(nsp):
         ext = (k[j] - 1) * (d[j] + 1) + 1
@@ -135,8 +159,8 @@ def convolution(draw):
 
 @st.composite
 def reorder(draw):
-    nd = draw(st.integers(1, 5))
-    dims = draw(st.lists(st.integers(1, 19), min_size=nd, max_size=nd))
+    dims = _shape(draw, draw(st.integers(1, 5)), 19)
+    nd = len(dims)
     t = {"src": (dims, draw(st.sampled_from(REORDER_DTS)), _tag(draw, nd)),
          "dst": (dims, draw(st.sampled_from(REORDER_DTS)), _tag(draw, nd))}
     return Problem("reorder", t, {})

@@ -20,10 +20,12 @@ every distinct failure it meets (`collected` in the result).
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import warnings
 
 TESTS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHUNK = 250
@@ -63,14 +65,14 @@ def main(seed, n_examples, log_path, layer="c", collect=False, start_chunk=0, sh
     from fuzz import base
 
     faulthandler.enable()   # a crash prints the Python stack of the call too
+    warnings.simplefilter("ignore")   # NumPy's casts of hostile arrays are no finding
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
     cls = machine_class(layer)
     base.LOG.open(log_path)
     base.COLLECT["on"] = collect
-    found = open(log_path + ".found", "a", encoding="utf-8")
-    reported = set()
+    base.COLLECT["file"] = open(log_path + ".found", "a", encoding="utf-8")
 
     def watchdog():
         faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
@@ -96,12 +98,6 @@ def main(seed, n_examples, log_path, layer="c", collect=False, start_chunk=0, sh
                   % ("\n".join(getattr(exc, "__notes__", [])), layer, seed, k,
                      _describe(exc)), flush=True)
             return 3
-        finally:
-            for sig, detail in base.COLLECTED.items():
-                if sig not in reported:
-                    reported.add(sig)
-                    found.write(json.dumps({"signature": sig, "detail": detail}) + "\n")
-            found.flush()
         print("%s layer: chunk %d/%d done, %d sequences in %.0f s"
               % (layer, k + 1, nchunks, min((k + 1) * CHUNK, n_examples), time.time() - t0),
               flush=True)
@@ -181,17 +177,23 @@ def run_isolated(layer, seed, n_examples, log_path, collect=False, timeout=None,
         status = "timed out after %s s" % timeout if rc is None else _status(rc)
         if rc != 0:
             log_tail = tail(log_path, 60)
-            reports.append("%s layer, seed %d: %s\n--- child output (tail) ---\n%s"
+            output = "" if stream_output else "--- child output (tail) ---\n%s" % tail(
+                log_path + ".out", 40)
+            reports.append("%s layer, seed %d: %s\n%s"
                            "--- call log %s (tail; the file replays the sequence) ---\n%s"
-                           % (layer, seed, status, tail(log_path + ".out", 40), log_path,
-                              log_tail))
+                           % (layer, seed, status, output, log_path, log_tail))
         if not collect or rc in (0, None, 3):
             break
-        # collect mode: note the crash, go on from the chunk after it
+        # collect mode: keep the crash's log, go on from the chunk after it
+        kept = "%s.crash%d.py" % (log_path[:-3] if log_path.endswith(".py") else log_path,
+                                  len(collected) + 1)
+        shutil.copyfile(log_path, kept)
+        log_tail += "(the whole sequence: %s)\n" % kept
         calls = [ln for ln in log_tail.splitlines() if ln.startswith("r = ")]
         last = calls[-1][4:] if calls else "?"
         fn = re.match(r"[\w.]*?(\w+)\(", last)
-        collected["%s in %s" % (status, fn.group(1) if fn else last)] = log_tail
+        collected["%s in %s (%s)" % (status, fn.group(1) if fn else last,
+                                     os.path.basename(kept))] = log_tail
         m = re.match(r"# \S+ chunk (\d+)", tail_head(log_path))
         start = int(m.group(1)) + 1 if m else start + 1
         if start * CHUNK >= n_examples:

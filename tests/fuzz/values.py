@@ -8,7 +8,9 @@ replays it: `PRELUDE` is that script's header, and the helpers below (`_ro`,
 `_fit`, ...) are what the source may call besides numpy and dnnl_c.
 """
 
+import ctypes
 import math
+import mmap
 import os
 
 import numpy as np
@@ -31,8 +33,7 @@ class Expr(str):
 TESTS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRELUDE = ("import sys; sys.path.insert(0, %r)\n"
            "import numpy as np\nimport dnnl_c as c\nimport dnnl\n"
-           "from fuzz.values import _ro, _fit, _noise, _arr, _mdims, _dims, _shrunk, _perm, _split, ml_dtypes\n"
-           % TESTS_DIR)
+           "from fuzz.values import *\n" % TESTS_DIR)
 
 # buffers are capped so that a huge descriptor cannot make the fuzzer itself
 # allocate gigabytes: _fit gives at most this many bytes
@@ -58,13 +59,42 @@ def _extent(md):
     return n if isinstance(n, int) else 0
 
 
+def _guarded(n, dtype, front=False):
+    """A zero array of n elements between PROT_NONE pages, ending at the one
+    after it (front=True: starting at the one before), so a kernel reading
+    or writing past a user buffer faults as it does past the library's own
+    (CYDNNL_GUARD_PAGES); a plain array where that cannot be."""
+    dtype = np.dtype(dtype)
+    nbytes = n * dtype.itemsize
+    if dtype.hasobject or _mprotect is None:
+        return np.zeros(n, dtype)
+    page = mmap.PAGESIZE
+    body = -(-max(nbytes, 1) // page) * page
+    mm = mmap.mmap(-1, body + 2 * page)
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(mm))
+    for at in (addr, addr + page + body):
+        if _mprotect(ctypes.c_void_p(at), ctypes.c_size_t(page), 0) != 0:
+            return np.zeros(n, dtype)
+    start = page if front else page + body - nbytes
+    return np.frombuffer(mm, np.uint8, nbytes, start).view(dtype)
+
+
+try:
+    _mprotect = ctypes.CDLL(None, use_errno=True).mprotect
+except (OSError, AttributeError):  # not a POSIX libc: plain arrays
+    _mprotect = None
+
+
 def _fit(md, dtype, delta=0, how="exact"):
     """A zero array of `dtype` holding md's extent (capped) plus `delta`
-    elements; how: exact, strided (every other element), ro, fortran."""
+    elements; how: exact (ending at a guard page), strided (every other
+    element), ro, fortran."""
     dtype = np.dtype(dtype)
     n = max(0, -(-min(_extent(md), FIT_CAP) // dtype.itemsize) + delta)
     if how == "strided":
         return np.zeros(2 * n, dtype)[::2]
+    if how == "exact":
+        return _guarded(n, dtype)
     a = np.zeros(n, dtype)
     if how == "ro":
         return _ro(a)
@@ -75,9 +105,12 @@ def _fit(md, dtype, delta=0, how="exact"):
 
 def _noise(md, seed):
     """Random bytes for md's extent (capped): NaNs, infinities, denormals,
-    indexes out of any range."""
+    indexes out of any range; guarded after the end, or (odd seeds) before
+    the start."""
     n = min(_extent(md), FIT_CAP)
-    return np.random.default_rng(seed).integers(0, 256, size=n, dtype=np.uint8)
+    a = _guarded(n, np.uint8, front=seed % 2 == 1)
+    a[:] = np.random.default_rng(seed).integers(0, 256, size=n, dtype=np.uint8)
+    return a
 
 
 def _arr(shape, dtype, fill=1):
@@ -128,11 +161,16 @@ def _split(md):
     return [2, total // 2] if total % 2 == 0 and total > 1 else [total]
 
 
+HELPERS = ["ml_dtypes", "_ro", "_fit", "_noise", "_arr", "_mdims", "_dims", "_shrunk", "_perm",
+           "_split"]
+__all__ = HELPERS     # what the replay script imports
+
+
 def namespace():
     """Where Expr source is evaluated (and the log replays)."""
-    return {"np": np, "c": c, "dnnl": dnnl, "ml_dtypes": ml_dtypes, "_ro": _ro, "_fit": _fit,
-            "_noise": _noise, "_arr": _arr, "_mdims": _mdims, "_dims": _dims, "_shrunk": _shrunk, "_perm": _perm,
-            "_split": _split}
+    ns = {"np": np, "c": c, "dnnl": dnnl}
+    ns.update((k, globals()[k]) for k in HELPERS)
+    return ns
 
 
 def code(v, names):
@@ -202,9 +240,17 @@ floats = st.one_of(st.floats(-4, 4, width=32), st.sampled_from(
     st.integers(-3, 3))
 
 
+def pick(*alternatives):
+    """One of the alternatives, each a strategy or (weight, strategy). (st.one_of
+    does not weigh: repeating a branch there does not make it likelier.)"""
+    pairs = [a if isinstance(a, tuple) else (1, a) for a in alternatives]
+    index = [i for i, (w, _) in enumerate(pairs) for _ in range(w)]
+    return st.sampled_from(index).flatmap(lambda i: pairs[i][1])
+
+
 def favour(good, bad, times=3):
     """good drawn `times` as often as bad."""
-    return st.one_of(*([good] * times + [bad]))
+    return pick((times, good), bad)
 
 
 def int_arg(good=None):
@@ -233,18 +279,17 @@ def float_arg():
 
 
 small_dim = st.integers(1, 6)
-dim_value = st.one_of(small_dim, small_dim, small_dim, st.integers(0, 17), hostile_int, junk)
+dim_value = pick((3, small_dim), st.integers(0, 17), hostile_int, junk)
 
 
 def container(items):
     """A list of items, sometimes another sequence type, or not a sequence."""
     as_other = items.map(lambda xs: Expr("np.array(%s, dtype=np.int64)" % (
         [x if type(x) is int and -2**63 <= x < 2**63 else 0 for x in xs],)))
-    return st.one_of(items, items, items, items, items.map(tuple), as_other,
-                     st.sampled_from([None, 3, "ab", Expr("iter([1, 2])"), Expr("{0: 1}"),
-                                      Expr("np.array([1.5, 2.5])"),
-                                      Expr("np.array([2, 3], dtype=np.uint64)"),
-                                      Expr("np.array([[1, 2]])"), Expr("range(2)")]))
+    return pick((4, items), items.map(tuple), as_other, st.sampled_from(
+        [None, 3, "ab", Expr("iter([1, 2])"), Expr("{0: 1}"), Expr("np.array([1.5, 2.5])"),
+         Expr("np.array([2, 3], dtype=np.uint64)"), Expr("np.array([[1, 2]])"),
+         Expr("range(2)")]))
 
 
 def dims_of_len(n):
@@ -267,7 +312,7 @@ any_dims = st.integers(0, 6).flatmap(dims_of_len)
 def spatial(n_strategy=st.integers(0, 4), value=None):
     """A per-spatial-dim argument (strides, padding, ...), or None."""
     value = st.integers(-1, 3) if value is None else value
-    item = st.one_of(value, value, value, hostile_int, junk)
+    item = pick((3, value), hostile_int, junk)
     return st.one_of(n_strategy.flatmap(
         lambda n: container(st.lists(item, min_size=n, max_size=n))), st.none())
 
@@ -353,6 +398,5 @@ fit_buffer = st.builds(Fit, st.one_of(st.just("np.float32"), np_dtype),
                        st.sampled_from(["exact", "exact", "exact", "strided", "ro", "fortran"]))
 
 # a memory's data handle: allocate, none, a buffer fitted to the md, any buffer, junk
-data_handle_arg = st.one_of(
-    st.just(Expr("c.DNNL_MEMORY_ALLOCATE")), st.just(Expr("c.DNNL_MEMORY_ALLOCATE")),
-    st.none(), fit_buffer, fit_buffer, free_buffer(), hostile_int, junk)
+data_handle_arg = pick((2, st.just(Expr("c.DNNL_MEMORY_ALLOCATE"))), st.none(), (2, fit_buffer),
+                       free_buffer(), hostile_int, junk)
