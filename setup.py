@@ -1,8 +1,11 @@
 """Builds the Cython extensions of dnnl_c.
 
-Compiler flags: -O3, OpenMP when the compiler has it (a serial build
-otherwise), and the build machine's vector instructions (-march=native)
-unless CYDNNL_PORTABLE=1 is set.
+Compiler flags: -O3 and OpenMP when the compiler has it (a serial build
+otherwise). Nothing depends on the build machine's CPU: the Cython modules
+are compiled for baseline x86-64, and each kernel module's per-level C file,
+dnnl_c/kernels/isa/<module>_isa.c, is compiled once per ISA level (ISA_LEVELS)
+and linked into that module; the implementations choose a level at run time
+(docs/architecture.md, "ISA levels").
 """
 import glob
 import os
@@ -32,11 +35,25 @@ def compiler_accepts(flags, link_flags=()):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# oneDNN's level names, and the flags their kernels are compiled with.
+AVX512_CORE = ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma",
+               "-mprefer-vector-width=512"]
+ISA_LEVELS = [
+    ("sse41", ["-msse4.1"]),
+    ("avx2", ["-mavx2", "-mfma"]),
+    ("avx512_core", AVX512_CORE),
+    ("avx512_core_bf16", AVX512_CORE + ["-mavx512bf16"]),
+]
+
+
+def isa_levels():
+    """The levels this compiler can build (none on a non-x86 machine)."""
+    return [(name, flags) for name, flags in ISA_LEVELS if compiler_accepts(flags)]
+
+
 def build_flags():
     compile_args = ["-O3", "-fno-strict-aliasing"]
     link_args = []
-    if os.environ.get("CYDNNL_PORTABLE", "0") in ("", "0") and compiler_accepts(["-march=native"]):
-        compile_args.append("-march=native")
     if os.environ.get("CYDNNL_NO_OPENMP", "0") in ("", "0") and compiler_accepts(
             ["-fopenmp"], ["-fopenmp"]):
         compile_args.append("-fopenmp")
@@ -47,11 +64,37 @@ def build_flags():
     return compile_args, link_args
 
 
+def isa_source(ext):
+    """dnnl_c/kernels/isa/<module>_isa.c for a kernel module, or None."""
+    parts = ext.name.split(".")
+    if parts[:2] != ["dnnl_c", "kernels"]:
+        return None
+    path = os.path.join("dnnl_c", "kernels", "isa", parts[-1] + "_isa.c")
+    return path if os.path.exists(path) else None
+
+
 class BuildExt(build_ext):
     def finalize_options(self):
         super().finalize_options()
         if self.parallel is None:
             self.parallel = os.cpu_count() or 1
+        self.levels = isa_levels()
+
+    def build_extension(self, ext):
+        # The module's per-level C file, compiled once per level into objects
+        # linked with the module; CYDNNL_HAVE_<LEVEL> tells its Cython code
+        # which levels exist.
+        src = isa_source(ext)
+        if src is not None:
+            compile_args, _ = build_flags()
+            for level, flags in self.levels:
+                out = os.path.join(self.build_temp, "isa", level)
+                ext.extra_objects += self.compiler.compile(
+                    [src], output_dir=out, include_dirs=ext.include_dirs,
+                    extra_postargs=compile_args + flags + ["-DCYDNNL_ISA_SUFFIX=" + level],
+                    depends=ext.depends)
+                ext.define_macros.append(("CYDNNL_HAVE_" + level.upper(), "1"))
+        super().build_extension(ext)
 
 
 def extensions():
@@ -66,9 +109,12 @@ def extensions():
         name = pyx[:-4].replace(os.sep, ".")
         if only and not any(w in name for w in only):
             continue
-        exts.append(Extension(name, [pyx], include_dirs=["dnnl_c"],
-                              extra_compile_args=compile_args,
-                              extra_link_args=link_args))
+        ext = Extension(name, [pyx], include_dirs=["dnnl_c"],
+                        extra_compile_args=compile_args, extra_link_args=link_args,
+                        depends=glob.glob("dnnl_c/kernels/include/*.h"))
+        if isa_source(ext) is not None:
+            ext.depends.append(isa_source(ext))
+        exts.append(ext)
     directives = {
         "language_level": 3, "boundscheck": False, "wraparound": False,
         "cdivision": True, "initializedcheck": False, "embedsignature": True,

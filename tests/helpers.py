@@ -127,3 +127,21 @@ def memory_bytes(mem):
     h = [None]
     check(c.dnnl_memory_get_data_handle(mem, h))
     return np.frombuffer(h[0], dtype=np.uint8)
+
+
+# The ISA levels our kernels are compiled for (dnnl_cpu_isa_t values), and
+# those this process may run: the CPU has them and the ISA limit allows them.
+KERNEL_LEVELS = {"sse41": c.dnnl_cpu_isa_sse41, "avx2": c.dnnl_cpu_isa_avx2,
+                 "avx512_core": c.dnnl_cpu_isa_avx512_core,
+                 "avx512_core_bf16": c.dnnl_cpu_isa_avx512_core_bf16}
+
+
+def usable_levels():
+    return [name for name, v in KERNEL_LEVELS.items() if c.cydnnl_cpu_isa_has(v)]
+
+
+def level_impls(prefix, levels=("avx512_core", "avx2", "sse41")):
+    """The names of a family's per-level implementations this process may
+    run, highest level first: ["gemm:avx512_core", "gemm:avx2", ...]."""
+    usable = usable_levels()
+    return ["%s:%s" % (prefix, lv) for lv in levels if lv in usable]

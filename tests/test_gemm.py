@@ -6,6 +6,18 @@ import numpy as np
 import pytest
 
 
+from helpers import KERNEL_LEVELS, usable_levels
+
+# Each test runs on the micro-kernel of every level this machine can run
+# (tests/test_isa_levels.py reruns the suite under each ISA limit too).
+LEVELS = [lv for lv in ("sse41", "avx2", "avx512_core") if lv in usable_levels()]
+
+
+@pytest.fixture(params=LEVELS)
+def isa(request):
+    return KERNEL_LEVELS[request.param]
+
+
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory):
 
@@ -13,7 +25,7 @@ def kernels(tmp_path_factory):
     return build("kernels_test", str(tmp_path_factory.mktemp("kernels")))
 
 
-def run(kernels, ta, tb, m, n, k, alpha, beta, pad, parallel, seed=0):
+def run(kernels, isa, ta, tb, m, n, k, alpha, beta, pad, parallel, seed=0):
     rng = np.random.default_rng(seed)
     a = rng.standard_normal((m, k) if ta == "N" else (k, m)).astype(np.float32)
     b = rng.standard_normal((k, n) if tb == "N" else (n, k)).astype(np.float32)
@@ -27,7 +39,7 @@ def run(kernels, ta, tb, m, n, k, alpha, beta, pad, parallel, seed=0):
     C = np.zeros((m, n + pad), np.float32)
     C[:, :n] = c
     kernels.sgemm(ta, tb, m, n, k, alpha, A.reshape(-1), A.shape[1], B.reshape(-1), B.shape[1],
-                  beta, C.reshape(-1), C.shape[1], parallel)
+                  beta, C.reshape(-1), C.shape[1], parallel, isa)
     opa = a.T if ta == "T" else a
     opb = b.T if tb == "T" else b
     want = alpha * (opa.astype(np.float64) @ opb.astype(np.float64))
@@ -41,23 +53,24 @@ def run(kernels, ta, tb, m, n, k, alpha, beta, pad, parallel, seed=0):
 @pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "N"), ("N", "T"), ("T", "T")])
 @pytest.mark.parametrize("m,n,k", [(1, 1, 1), (6, 32, 7), (7, 33, 300), (96, 3025, 363),
                                    (13, 100, 5), (200, 17, 513), (5, 4000, 3)])
-def test_sgemm(kernels, ta, tb, m, n, k, parallel):
-    run(kernels, ta, tb, m, n, k, 1.0, 0.0, pad=3, parallel=parallel)
+def test_sgemm(kernels, isa, ta, tb, m, n, k, parallel):
+    run(kernels, isa, ta, tb, m, n, k, 1.0, 0.0, pad=3, parallel=parallel)
 
 
 @pytest.mark.parametrize("alpha,beta", [(2.0, 1.0), (0.5, -1.5), (1.0, 0.0)])
-def test_alpha_beta(kernels, alpha, beta):
-    run(kernels, "N", "T", 23, 70, 41, alpha, beta, pad=1, parallel=True)
+def test_alpha_beta(kernels, isa, alpha, beta):
+    run(kernels, isa, "N", "T", 23, 70, 41, alpha, beta, pad=1, parallel=True)
 
 
-def test_k_zero_scales_c(kernels):
-    run(kernels, "N", "N", 5, 9, 0, 1.0, 0.5, pad=0, parallel=False)
-    run(kernels, "N", "N", 5, 9, 0, 1.0, 0.0, pad=0, parallel=False)
+def test_k_zero_scales_c(kernels, isa):
+    run(kernels, isa, "N", "N", 5, 9, 0, 1.0, 0.5, pad=0, parallel=False)
+    run(kernels, isa, "N", "N", 5, 9, 0, 1.0, 0.0, pad=0, parallel=False)
 
 
 def test_tile(kernels):
-    mr, nr = kernels.tile()
-    assert (mr, nr) in ((6, 16), (12, 32))
+    tiles = {name: kernels.tile(KERNEL_LEVELS[name]) for name in LEVELS}
+    want = {"sse41": (6, 8), "avx2": (6, 16), "avx512_core": (12, 32)}
+    assert tiles == {name: want[name] for name in LEVELS}
 
 
 # -- operands other than f32 matrices: a convolution's patch matrix read from
@@ -107,7 +120,7 @@ def geometry(icg, ins, ks, ss, ds, ps):
 @pytest.mark.parametrize("cl", [False, True])
 @pytest.mark.parametrize("case", range(len(GEOMS)))
 @pytest.mark.parametrize("use", ["P.X", "X.PT", "XT.P", "PT.X"])
-def test_patches_operand(kernels, case, cl, dt, threaded, use):
+def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
     from helpers import bf16_bits, bf16_to_f32
     g = geometry(*GEOMS[case])
     rng = np.random.default_rng(case)
@@ -144,6 +157,6 @@ def test_patches_operand(kernels, case, cl, dt, threaded, use):
     want = want()
     Xarg = bf16_bits(X) if dt == "bf16" else X.reshape(-1)
     c = np.full((mnk[0], mnk[1] + 3), 7.0, np.float32)
-    kernels.gemm_patches(view, g, trans, side, Xarg.reshape(-1), xt, other, *mnk, c, threaded)
+    kernels.gemm_patches(view, g, trans, side, Xarg.reshape(-1), xt, other, *mnk, c, threaded, isa)
     np.testing.assert_allclose(c[:, :mnk[1]], want, rtol=1e-4, atol=1e-4 * np.sqrt(mnk[2]))
     assert np.all(c[:, mnk[1]:] == 7.0)

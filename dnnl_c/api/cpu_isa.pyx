@@ -39,3 +39,14 @@ def cydnnl_cpu_isa_info(isa):
     except Exception as err:
         _bad(err)
         return ""
+
+
+def cydnnl_cpu_isa_has(isa):
+    """oneDNN's mayiuse: whether the CPU has the ISA level `isa` and the ISA
+    limit allows it (implementations compiled for it may run). Fixes the limit,
+    as creating a primitive descriptor does."""
+    try:
+        return bool(c.cpu_isa_has(<dnnl_cpu_isa_t>_enum(isa, "isa")))
+    except Exception as err:
+        _bad(err)
+        return False

@@ -334,6 +334,12 @@ static const char *cydnnl_isa_info(int pub) {
     return i < 0 ? "Intel 64" : cydnnl_isa_levels[i].info;
 }
 
+/* oneDNN's short name of a level ("avx2"), as implementation names use it. */
+static const char *cydnnl_isa_name(int pub) {
+    int i = cydnnl_isa_index(pub);
+    return i < 0 ? "any" : cydnnl_isa_levels[i].env;
+}
+
 static int cydnnl_set_isa_hints(int hints) {
     if (!CYDNNL_X86) return CY_ISA_NOT_X86;
     if (hints != 0 && hints != 1) return CY_ISA_BAD_VALUE;

@@ -18,6 +18,9 @@ cdef dnnl_cpu_isa_t cpu_isa_effective() noexcept nogil
 cdef bint cpu_isa_has(dnnl_cpu_isa_t level) noexcept nogil
 # oneDNN's description of a level ("Intel AVX2"), for verbose output.
 cdef const char *cpu_isa_info(dnnl_cpu_isa_t isa) noexcept nogil
+# oneDNN's short name of a level ("avx2", "avx512_core"), "any" for the
+# default level: the suffix of implementation names.
+cdef const char *cpu_isa_name(dnnl_cpu_isa_t isa) noexcept nogil
 # Whether bf16 compute primitives may be created. Our kernels convert bf16 in
 # software, so bf16 works at every ISA level and under any limit; the project
 # switch CYDNNL_BF16_UNIMPLEMENTED=1 (read at each call) makes them answer

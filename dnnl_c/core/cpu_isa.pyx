@@ -19,6 +19,7 @@ cdef extern from "core/cpu_isa.h" nogil:
     int cydnnl_isa_detected()
     int cydnnl_isa_has(int pub)
     const char *cydnnl_isa_info(int pub)
+    const char *cydnnl_isa_name(int pub)
     int cydnnl_set_isa_hints(int hints)
     int cydnnl_get_isa_hints()
 
@@ -37,6 +38,10 @@ cdef bint cpu_isa_has(dnnl_cpu_isa_t level) noexcept nogil:
 
 cdef const char *cpu_isa_info(dnnl_cpu_isa_t isa) noexcept nogil:
     return cydnnl_isa_info(<int>isa)
+
+
+cdef const char *cpu_isa_name(dnnl_cpu_isa_t isa) noexcept nogil:
+    return cydnnl_isa_name(<int>isa)
 
 
 cdef bint bf16_allowed() noexcept nogil:

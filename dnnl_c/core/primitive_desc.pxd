@@ -33,6 +33,9 @@ cdef dnnl_status_t pd_create(dnnl_primitive_desc_t *out, dnnl_engine *engine,
                              int nargs, const arg_spec_t *args,
                              const_dnnl_primitive_attr_t attr,
                              const_dnnl_primitive_desc_t hint) noexcept nogil
+# The ISA level of the pd's implementation (while its init runs: of the
+# implementation being tried); dnnl_cpu_isa_default for level-free ones.
+cdef dnnl_cpu_isa_t pd_isa(const dnnl_primitive_desc *pd) noexcept nogil
 cdef bint pd_is_alive(const dnnl_primitive_desc *pd) noexcept nogil
 cdef pd_arg_t *pd_arg(const dnnl_primitive_desc *pd, int arg) noexcept nogil
 # The resolved md of an argument; the zero md when there is none.

@@ -17,7 +17,7 @@ from dnnl_c.core.memory_desc cimport md_ok
 from dnnl_c.core.engine_stream cimport engine_ok
 from dnnl_c.core.attr cimport attr_ok, attr_default
 from dnnl_c.core.registry cimport find_kind
-from dnnl_c.core.cpu_isa cimport cpu_isa_effective
+from dnnl_c.core.cpu_isa cimport cpu_isa_effective, cpu_isa_has, cpu_isa_name
 from dnnl_c.core.util cimport cydnnl_now_ms, CYDNNL_MAX_BYTES
 
 cdef enum:
@@ -32,6 +32,10 @@ cdef struct retired_t:
 
 cdef inline bint pd_ok(const dnnl_primitive_desc *pd) noexcept nogil:
     return obj_alive(&pd.hdr if pd != NULL else NULL, OBJ_PRIMITIVE_DESC)
+
+
+cdef dnnl_cpu_isa_t pd_isa(const dnnl_primitive_desc *pd) noexcept nogil:
+    return pd.kind.impls.impls[pd.impl_index].isa
 
 
 cdef bint pd_is_alive(const dnnl_primitive_desc *pd) noexcept nogil:
@@ -176,7 +180,13 @@ cdef dnnl_status_t pd_try_impls(dnnl_primitive_desc *pd, int start) noexcept nog
         pd.conf_size = 0
         err_buf()[0] = 0
         set_dispatching(True)
-        st = impls.impls[i].init(pd)
+        pd.impl_index = i       # pd_isa() answers for the implementation being tried
+        if impls.impls[i].isa != dnnl_cpu_isa_default and not cpu_isa_has(impls.impls[i].isa):
+            st = dnnl_unimplemented
+            snprintf(err_buf(), ERR_LEN, "isa %s is not available (CPU or ONEDNN_MAX_CPU_ISA)",
+                     cpu_isa_name(impls.impls[i].isa))
+        else:
+            st = impls.impls[i].init(pd)
         if st == dnnl_success:
             st = init_result_ok(pd)
         set_dispatching(False)

@@ -128,10 +128,14 @@ ctypedef dnnl_status_t (*pd_init_fn)(dnnl_primitive_desc *pd) noexcept nogil
 ctypedef dnnl_status_t (*execute_fn)(const dnnl_primitive_desc *pd,
                                      const exec_ctx_t *ctx) noexcept nogil
 
+# isa: the instruction-set level the implementation's kernels are compiled
+# for (dnnl_cpu_isa_default: any); the dispatch skips it when the CPU or the
+# ISA limit does not allow that level.
 cdef struct impl_t:
     const char *name
     pd_init_fn init
     execute_fn execute
+    dnnl_cpu_isa_t isa
 
 # An ordered list of implementations of one primitive kind: the first whose
 # init accepts the operation description wins (oneDNN's cpu_*_list.cpp).

@@ -2,6 +2,7 @@
 # depth/height); dilations are oneDNN's (0 = dense).
 
 from libc.stdint cimport int64_t
+from dnnl_c.kernels.gemm cimport gemm_kernel_t
 
 cdef struct conv_shape_t:
     int64_t mb, g, icg, ocg
@@ -28,7 +29,8 @@ cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *d
 # w, c) rather than channels-first. Inputs are f32 or bf16 as src_dt, wei_dt
 # and dst_dt say (dst_dt: diff_dst); outputs and bias are f32. Weights are
 # (g, ocg, K) with K ordered (kd, kh, kw, ic) when src_cl, else (ic, kd, kh,
-# kw). work: conv_gemm_work(s, direction, nthr) floats.
+# kw). uk: the GEMM micro-kernel of the implementation's ISA level.
+# work: conv_gemm_work(s, direction, nthr) floats.
 cdef enum:
     CONV_FWD = 0
     CONV_BWD_DATA = 1
@@ -40,6 +42,7 @@ cdef struct conv_layout_t:
     int src_dt
     int wei_dt
     int dst_dt
+    const gemm_kernel_t *uk
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil
 cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,

@@ -296,9 +296,10 @@ cdef inline gemm_operand_t transposed(gemm_operand_t o) noexcept nogil:
     return o
 
 
-cdef inline void gemm(bint parallel, gemm_operand_t a, gemm_operand_t b, int64_t m, int64_t n,
-                      int64_t k, float beta, float *c, int64_t ldc) noexcept nogil:
-    gemm_ex(m, n, k, 1.0, &a, &b, beta, c, ldc, parallel)
+cdef inline void gemm(const conv_layout_t *lay, bint parallel, gemm_operand_t a,
+                      gemm_operand_t b, int64_t m, int64_t n, int64_t k, float beta, float *c,
+                      int64_t ldc) noexcept nogil:
+    gemm_ex(lay.uk, m, n, k, 1.0, &a, &b, beta, c, ldc, parallel)
 
 
 cdef inline const void *at(const void *x, int dt, int64_t i) noexcept nogil:
@@ -334,14 +335,14 @@ cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, in
     cdef float *y = dst + dst_group(s, lay, n, g)
     cdef const float *b
     if lay.dst_cl:      # Y (P x OCg, ld OC) = A . W^T
-        gemm(parallel, a, transposed(w), osp, s.ocg, k, 0.0, y, oc_all)
+        gemm(&lay, parallel, a, transposed(w), osp, s.ocg, k, 0.0, y, oc_all)
         if bias != NULL:
             b = bias + g * s.ocg
             for p in range(osp):
                 for oc in range(s.ocg):
                     y[p * oc_all + oc] += b[oc]
     else:               # Y (OCg x P) = W . A^T
-        gemm(parallel, w, transposed(a), s.ocg, osp, k, 0.0, y, osp)
+        gemm(&lay, parallel, w, transposed(a), s.ocg, osp, k, 0.0, y, osp)
         if bias != NULL:
             for oc in range(s.ocg):
                 for p in range(osp):
@@ -373,15 +374,15 @@ cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t 
     cdef float *x = diff_src + src_group(s, lay, n, g)
     if lay.src_cl:      # dA (P x K) = dY . W
         if no_col(s):
-            gemm(parallel, dy, w, osp, k, s.ocg, 0.0, x, ic_all)
+            gemm(&lay, parallel, dy, w, osp, k, s.ocg, 0.0, x, ic_all)
         else:
-            gemm(parallel, dy, w, osp, k, s.ocg, 0.0, col, k)
+            gemm(&lay, parallel, dy, w, osp, k, s.ocg, 0.0, col, k)
             col2im_cl(s, col, x, ic_all)
     else:               # dA (K x P) = W^T . dY^T
         if no_col(s):
-            gemm(parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, x, osp)
+            gemm(&lay, parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, x, osp)
         else:
-            gemm(parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, col, osp)
+            gemm(&lay, parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, col, osp)
             col2im(s, col, x)
 
 
@@ -410,7 +411,7 @@ cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64
     cdef float *b = acc_b + g * s.ocg
     cdef float sum
     # dY^T as OCg x P; A as P x K
-    gemm(parallel, matrix_operand(dy, lay.dst_dt, b'T' if lay.dst_cl else b'N',
+    gemm(&lay, parallel, matrix_operand(dy, lay.dst_dt, b'T' if lay.dst_cl else b'N',
                                   oc_all if lay.dst_cl else osp),
          a, s.ocg, k, osp, 0.0 if first else 1.0, acc_w + g * s.ocg * k, k)
     if first:

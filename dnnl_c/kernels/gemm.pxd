@@ -28,24 +28,35 @@ cdef struct gemm_operand_t:
     int src_dt              # patches: dnnl_f32 or dnnl_bf16
     const conv_geom_t *geom # patches
 
+# The micro-kernel of one ISA level (kernels/include/gemm_isa.h): its tile
+# (mr x nr) and function.
+cdef extern from "kernels/include/gemm_isa.h" nogil:
+    ctypedef struct gemm_kernel_t "cydnnl_gemm_kernel_t":
+        int mr
+        int nr
+        void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
+                        float alpha, float beta) noexcept nogil
+
+# The micro-kernel compiled for a dnnl_cpu_isa_t level (sse41, avx2,
+# avx512_core, avx512_core_bf16); NULL for a level this build lacks. The
+# caller checks that the CPU has the level (cpu_isa_has).
+cdef const gemm_kernel_t *gemm_kernel_for(int isa) noexcept nogil
+
 cdef gemm_operand_t matrix_operand(const void *ptr, int dt, char trans, int64_t ld) noexcept nogil
 cdef gemm_operand_t patches_operand(const void *src, int dt, const conv_geom_t *geom,
                                    char trans) noexcept nogil
 
-# C (m x n, f32) = alpha * op(A) (m x k) . op(B) (k x n) + beta * C; with
-# `threaded`, all threads split the columns of C.
-cdef void gemm_ex(int64_t m, int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
-                  const gemm_operand_t *b, float beta, float *c, int64_t ldc,
-                  bint threaded) noexcept nogil
+# C (m x n, f32) = alpha * op(A) (m x k) . op(B) (k x n) + beta * C, with
+# micro-kernel uk; with `threaded`, all threads split the columns of C.
+cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
+                  const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
+                  int64_t ldc, bint threaded) noexcept nogil
 
 # The f32 matrix forms.
-cdef void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
-                const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
-                float *c, int64_t ldc) noexcept nogil
-cdef void sgemm_parallel(char transa, char transb, int64_t m, int64_t n, int64_t k,
-                         float alpha, const float *a, int64_t lda, const float *b,
-                         int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil
-
-# The micro-kernel's tile (rows, columns), for tests and tuning.
-cdef int gemm_mr() noexcept nogil
-cdef int gemm_nr() noexcept nogil
+cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, int64_t n,
+                int64_t k, float alpha, const float *a, int64_t lda, const float *b,
+                int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil
+cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int64_t m,
+                         int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float beta, float *c,
+                         int64_t ldc) noexcept nogil

@@ -1,8 +1,9 @@
 # SGEMM after Goto and van de Geijn: B is packed in kc x NR panels, A in
 # MR x kc panels, and an MR x NR tile of C stays in registers while the
 # micro-kernel walks k. The micro-kernel is a small C function with GCC vector
-# extensions (plain C loops elsewhere), in kernels/include/gemm_kernels.h;
-# blocking, packing and threading are Cython.
+# extensions (plain C loops elsewhere), in kernels/include/gemm_kernels.h,
+# compiled once per ISA level (kernels/isa/gemm_isa.c; its tile size depends
+# on the level); blocking, packing and threading are Cython.
 
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint16_t
@@ -13,23 +14,18 @@ from dnnl_c.kernels.bf16 cimport bf16_to_f32
 
 from dnnl_c.kernels.openmp cimport omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
 
-cdef extern from "kernels/include/gemm_kernels.h" nogil:
-    int MR "CYDNNL_MR"
-    int NR "CYDNNL_NR"
-    void ukernel "cydnnl_ukernel"(int64_t kc, const float *a, const float *b, float *c,
-                                  int64_t ldc, float alpha, float beta) noexcept
+cdef extern from "kernels/include/gemm_isa.h" nogil:
+    int MAX_MR "CYDNNL_GEMM_MAX_MR"
+    int MAX_NR "CYDNNL_GEMM_MAX_NR"
+    const gemm_kernel_t *kernel_for "cydnnl_gemm_kernel_for"(int level)
 
 DEF KC = 256
-DEF MC = 96          # a multiple of MR (6 and 12)
-DEF NC = 1536        # a multiple of NR
+DEF MC = 96          # a multiple of every level's MR (6 and 12)
+DEF NC = 1536        # a multiple of every level's NR (8, 16, 32)
 
 
-cdef int gemm_mr() noexcept nogil:
-    return MR
-
-
-cdef int gemm_nr() noexcept nogil:
-    return NR
+cdef const gemm_kernel_t *gemm_kernel_for(int isa) noexcept nogil:
+    return kernel_for(isa)
 
 
 cdef gemm_operand_t matrix_operand(const void *ptr, int dt, char trans, int64_t ld) noexcept nogil:
@@ -259,7 +255,7 @@ cdef inline float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexce
 
 
 cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
-                 float *ap) noexcept nogil:
+                 float *ap, int64_t MR) noexcept nogil:
     """op(A)[i0:i0+mc, p0:p0+kc] into MR-row panels, zero rows past mc."""
     cdef int64_t t, r0, i, p, rows
     for t in range((mc + MR - 1) // MR):
@@ -283,7 +279,7 @@ cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, in
 
 
 cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
-                 float *bp) noexcept nogil:
+                 float *bp, int64_t NR) noexcept nogil:
     """op(B)[p0:p0+kc, j0:j0+nc] into NR-column panels, zero columns past nc."""
     cdef int64_t t, c0, j, p, cols
     for t in range((nc + NR - 1) // NR):
@@ -309,10 +305,11 @@ cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, in
 
 # -- the blocked product
 
-cdef void macro_kernel(int64_t mc, int64_t nc, int64_t kc, float alpha, const float *ap,
-                       const float *bp, float beta, float *c, int64_t ldc,
-                       float *edge) noexcept nogil:
+cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t kc,
+                       float alpha, const float *ap, const float *bp, float beta, float *c,
+                       int64_t ldc, float *edge) noexcept nogil:
     cdef int64_t tj, ti, ir, jr, rows, cols, i, j
+    cdef int64_t MR = uk.mr, NR = uk.nr
     for tj in range((nc + NR - 1) // NR):
         jr = tj * NR
         cols = nc - jr if nc - jr < NR else NR
@@ -320,9 +317,9 @@ cdef void macro_kernel(int64_t mc, int64_t nc, int64_t kc, float alpha, const fl
             ir = ti * MR
             rows = mc - ir if mc - ir < MR else MR
             if rows == MR and cols == NR:
-                ukernel(kc, ap + ir * kc, bp + jr * kc, c + ir * ldc + jr, ldc, alpha, beta)
+                uk.ukernel(kc, ap + ir * kc, bp + jr * kc, c + ir * ldc + jr, ldc, alpha, beta)
             else:   # a partial tile goes through a scratch tile
-                ukernel(kc, ap + ir * kc, bp + jr * kc, edge, NR, alpha, 0.0)
+                uk.ukernel(kc, ap + ir * kc, bp + jr * kc, edge, NR, alpha, 0.0)
                 for i in range(rows):
                     for j in range(cols):
                         if beta == 0:
@@ -332,9 +329,9 @@ cdef void macro_kernel(int64_t mc, int64_t nc, int64_t kc, float alpha, const fl
                                 beta * c[(ir + i) * ldc + jr + j]
 
 
-cdef void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
-                     const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
-                     int64_t ldc, float *work) noexcept nogil:
+cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
+                     int64_t k, float alpha, const gemm_operand_t *a, const gemm_operand_t *b,
+                     float beta, float *c, int64_t ldc, float *work) noexcept nogil:
     """Rows [m0, m1) x columns [n0, n1) of C; work holds work_floats()."""
     cdef float *ap = work
     cdef float *bp = work + MC * KC
@@ -349,16 +346,16 @@ cdef void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, 
                     c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
         for pc in range(0, k, KC):
             kc = k - pc if k - pc < KC else KC
-            pack_b(b, pc, kc, jc, nc, bp)
+            pack_b(b, pc, kc, jc, nc, bp, uk.nr)
             b_beta = beta if pc == 0 else 1.0
             for ic in range(m0, m1, MC):
                 mc = m1 - ic if m1 - ic < MC else MC
-                pack_a(a, ic, mc, pc, kc, ap)
-                macro_kernel(mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc, ldc, edge)
+                pack_a(a, ic, mc, pc, kc, ap, uk.mr)
+                macro_kernel(uk, mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc, ldc, edge)
 
 
 cdef inline size_t work_floats() noexcept nogil:
-    return MC * KC + KC * NC + MR * NR + 16
+    return MC * KC + KC * NC + MAX_MR * MAX_NR + 16
 
 
 cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
@@ -375,21 +372,23 @@ cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
             c[i * ldc + j] = alpha * acc + (0 if beta == 0 else beta * c[i * ldc + j])
 
 
-cdef void block_with_work(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k,
-                          float alpha, const gemm_operand_t *a, const gemm_operand_t *b,
-                          float beta, float *c, int64_t ldc) noexcept nogil:
+cdef void block_with_work(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0,
+                          int64_t n1, int64_t k, float alpha, const gemm_operand_t *a,
+                          const gemm_operand_t *b, float beta, float *c,
+                          int64_t ldc) noexcept nogil:
     cdef float *work = <float *>cydnnl_malloc(work_floats() * sizeof(float), 64)
     if work == NULL:
         naive(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc)
         return
-    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc, work)
+    gemm_block(uk, m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc, work)
     cydnnl_free(work)
 
 
-cdef void gemm_ex(int64_t m, int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
-                  const gemm_operand_t *b, float beta, float *c, int64_t ldc,
-                  bint threaded) noexcept nogil:
+cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
+                  const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
+                  int64_t ldc, bint threaded) noexcept nogil:
     cdef int64_t nthr = 1, chunk, t, lo, hi, nchunks
+    cdef int64_t MR = uk.mr, NR = uk.nr
     cdef bint by_cols
     if threaded:
         nthr = omp_get_max_threads()
@@ -406,30 +405,31 @@ cdef void gemm_ex(int64_t m, int64_t n, int64_t k, float alpha, const gemm_opera
         if chunk < 4 * MR or m <= chunk:
             nthr = 1
     if nthr == 1:
-        block_with_work(0, m, 0, n, k, alpha, a, b, beta, c, ldc)
+        block_with_work(uk, 0, m, 0, n, k, alpha, a, b, beta, c, ldc)
         return
     nchunks = ((n if by_cols else m) + chunk - 1) // chunk
     for t in prange(nchunks, schedule='static', num_threads=nthr):
         lo = t * chunk
         if by_cols:
             hi = lo + chunk if lo + chunk < n else n
-            block_with_work(0, m, lo, hi, k, alpha, a, b, beta, c, ldc)
+            block_with_work(uk, 0, m, lo, hi, k, alpha, a, b, beta, c, ldc)
         else:
             hi = lo + chunk if lo + chunk < m else m
-            block_with_work(lo, hi, 0, n, k, alpha, a, b, beta, c, ldc)
+            block_with_work(uk, lo, hi, 0, n, k, alpha, a, b, beta, c, ldc)
 
 
-cdef void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
-                const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
-                float *c, int64_t ldc) noexcept nogil:
+cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, int64_t n,
+                int64_t k, float alpha, const float *a, int64_t lda, const float *b,
+                int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil:
     cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, transa, lda)
     cdef gemm_operand_t ob = matrix_operand(b, dnnl_f32, transb, ldb)
-    gemm_ex(m, n, k, alpha, &oa, &ob, beta, c, ldc, False)
+    gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, c, ldc, False)
 
 
-cdef void sgemm_parallel(char transa, char transb, int64_t m, int64_t n, int64_t k,
-                         float alpha, const float *a, int64_t lda, const float *b,
-                         int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil:
+cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int64_t m,
+                         int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float beta, float *c,
+                         int64_t ldc) noexcept nogil:
     cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, transa, lda)
     cdef gemm_operand_t ob = matrix_operand(b, dnnl_f32, transb, ldb)
-    gemm_ex(m, n, k, alpha, &oa, &ob, beta, c, ldc, True)
+    gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, c, ldc, True)

@@ -1,10 +1,18 @@
 # Test access to internal kernels, compiled against the installed .pxd files.
 
-from dnnl_c.kernels.gemm cimport sgemm as c_sgemm, sgemm_parallel, gemm_mr, gemm_nr
+from dnnl_c.kernels.gemm cimport sgemm as c_sgemm, sgemm_parallel, gemm_kernel_t, gemm_kernel_for
+
+
+cdef const gemm_kernel_t *kernel(int isa) except NULL:
+    cdef const gemm_kernel_t *uk = gemm_kernel_for(isa)
+    if uk == NULL:
+        raise ValueError(f"no GEMM kernel for ISA level {isa:#x} in this build")
+    return uk
 
 
 def sgemm(str transa, str transb, long m, long n, long k, float alpha, float[::1] a, long lda,
-          float[::1] b, long ldb, float beta, float[::1] c, long ldc, bint parallel):
+          float[::1] b, long ldb, float beta, float[::1] c, long ldc, bint parallel, int isa):
+    cdef const gemm_kernel_t *uk = kernel(isa)
     cdef char ta = ord(transa)
     cdef char tb = ord(transb)
     cdef const float *pa = &a[0] if a.shape[0] else NULL
@@ -12,13 +20,14 @@ def sgemm(str transa, str transb, long m, long n, long k, float alpha, float[::1
     cdef float *pc = &c[0]
     with nogil:
         if parallel:
-            sgemm_parallel(ta, tb, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc)
+            sgemm_parallel(uk, ta, tb, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc)
         else:
-            c_sgemm(ta, tb, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc)
+            c_sgemm(uk, ta, tb, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc)
 
 
-def tile():
-    return gemm_mr(), gemm_nr()
+def tile(int isa):
+    cdef const gemm_kernel_t *uk = kernel(isa)
+    return uk.mr, uk.nr
 
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
@@ -27,7 +36,7 @@ from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_o
 
 
 def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, long ld_other,
-                 long m, long n, long k, float[:, ::1] c, bint threaded):
+                 long m, long n, long k, float[:, ::1] c, bint threaded, int isa):
     """C = P . X or X . P with P the patch matrix of `src` (f32, or bf16 bits
     as uint16) under `geom`; X a matrix (f32, or bf16 bits)."""
     cdef conv_geom_t g
@@ -46,8 +55,9 @@ def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, lo
     cdef gemm_operand_t x = matrix_operand(op, odt, ord(other_trans), ld_other)
     cdef float *pc = &c[0, 0]
     cdef long ldc = c.shape[1]
+    cdef const gemm_kernel_t *uk = kernel(isa)
     with nogil:
         if side == "left":
-            gemm_ex(m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded)
+            gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded)
         else:
-            gemm_ex(m, n, k, 1.0, &x, &p, 0.0, pc, ldc, threaded)
+            gemm_ex(uk, m, n, k, 1.0, &x, &p, 0.0, pc, ldc, threaded)

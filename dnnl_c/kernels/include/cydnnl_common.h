@@ -54,6 +54,7 @@ CYDNNL_INLINE uint16_t cydnnl_f32_to_bf16(float f) {
 /* ---- GCC vector types: v<lanes><kind>, sf float, si int32, su uint32,
    hu uint16 ---- */
 #if defined(__GNUC__)
+typedef float cydnnl_v4sf __attribute__((vector_size(16)));
 typedef float cydnnl_v8sf __attribute__((vector_size(32)));
 typedef int32_t cydnnl_v8si __attribute__((vector_size(32)));
 typedef uint16_t cydnnl_v8hu __attribute__((vector_size(16)));

@@ -1,17 +1,20 @@
-/* The SGEMM micro-kernel, for dnnl_c/kernels/gemm.pyx: an MR x NR tile of C
-   in registers (GCC vector extensions; plain loops without them). */
+/* The SGEMM micro-kernel: an MR x NR tile of C in registers (GCC vector
+   extensions; plain loops without them). Compiled once per ISA level
+   (kernels/isa/gemm_isa.c): the level's flags choose the vector width. */
 #ifndef CYDNNL_GEMM_KERNELS_H
 #define CYDNNL_GEMM_KERNELS_H
 #include "cydnnl_common.h"
 #if defined(__GNUC__) && defined(__AVX512F__)
 #define CYDNNL_VEC 16
-#elif defined(__GNUC__) && (defined(__AVX__) || defined(__SSE2__))
+#elif defined(__GNUC__) && defined(__AVX__)
 #define CYDNNL_VEC 8
+#elif defined(__GNUC__) && defined(__SSE2__)
+#define CYDNNL_VEC 4
 #else
 #define CYDNNL_VEC 0
 #endif
 /* 2 x VEC columns by MR rows of accumulators: 24 of AVX-512's 32
-   registers, 12 of AVX2's 16. */
+   registers, 12 of AVX2's (or SSE's) 16. */
 #if CYDNNL_VEC == 16
 #define CYDNNL_MR 12
 #else
@@ -23,8 +26,10 @@
 /* one row of a B panel's half: CYDNNL_VEC floats (cydnnl_common.h's types) */
 #if CYDNNL_VEC == 16
 typedef cydnnl_v16sf cydnnl_vf;
-#else
+#elif CYDNNL_VEC == 8
 typedef cydnnl_v8sf cydnnl_vf;
+#else
+typedef cydnnl_v4sf cydnnl_vf;
 #endif
 CYDNNL_INLINE cydnnl_vf cydnnl_ld(const float *p) {
     cydnnl_vf v; memcpy(&v, p, sizeof v); return v;

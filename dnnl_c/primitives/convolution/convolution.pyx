@@ -15,6 +15,8 @@ from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_r
                                          conv_gemm_work, conv_fwd_gemm, conv_bwd_data_gemm,
                                          conv_bwd_weights_gemm, CONV_FWD, CONV_BWD_DATA,
                                          CONV_BWD_WEIGHTS)
+from dnnl_c.kernels.gemm cimport gemm_kernel_for
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 # The arguments in the roles every direction shares: the data tensor on the
@@ -237,6 +239,10 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     conf.src_cl = src_cl
     conf.dst_cl = dst_cl
     if gemm:
+        conf.isa = pd_isa(pd)
+        if gemm_kernel_for(conf.isa) == NULL:
+            return fail(dnnl_unimplemented, "convolution: this build has no GEMM kernel "
+                        "for this ISA level")
         conf.nthr = omp_get_max_threads()
         conf.work_offset = <int64_t>scratch
         if (cydnnl_bytes_add_overflow(&scratch, conv_gemm_work(&s, direction(pd), conf.nthr),
@@ -332,6 +338,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     lay.src_cl = conf.src_cl != 0
     lay.dst_cl = conf.dst_cl != 0
     lay.src_dt = lay.wei_dt = lay.dst_dt = dnnl_f32
+    lay.uk = gemm_kernel_for(conf.isa) if gemm else NULL
     cdef dnnl_format_tag_t stag = data_tag(nd, lay.src_cl)
     cdef dnnl_format_tag_t dtag = data_tag(nd, lay.dst_cl)
     cdef dnnl_format_tag_t wtag = weights_tag(wnd, wnd == nd + 1, lay.src_cl)
@@ -413,7 +420,8 @@ cdef dnnl_status_t conv_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
 cdef primitive_kind_t conv_kind
 conv_kind.kind = dnnl_convolution
 conv_kind.query = conv_query
-impl_list_add(&conv_kind.impls, "gemm:any", gemm_init, gemm_execute)
+for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+    impl_list_add_isa(&conv_kind.impls, "gemm", isa, gemm_init, gemm_execute)
 impl_list_add(&conv_kind.impls, "ref:any", ref_init, ref_execute)
 register_kind(&conv_kind)
 

@@ -22,6 +22,7 @@ cdef inline const convolution_desc_t *conv_desc(const dnnl_primitive_desc *pd) n
 # gemm:any and ref:any: which sides are channels-last, the threads the GEMM
 # work area was sized for and where it starts in the scratchpad.
 cdef struct conv_plain_conf_t:
+    int isa                 # the GEMM kernels' ISA level (gemm implementations)
     int src_cl
     int dst_cl
     int nthr

@@ -1,0 +1,23 @@
+/* The SGEMM micro-kernel's per-level tables (see cydnnl_isa.h): what
+   kernels/gemm.pyx sees of kernels/isa/gemm_isa.c. */
+#ifndef CYDNNL_GEMM_ISA_H
+#define CYDNNL_GEMM_ISA_H
+#include <stdint.h>
+#include "cydnnl_isa.h"
+
+typedef struct {
+    int mr, nr;     /* the register tile: rows of A, columns of B */
+    void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
+                    float alpha, float beta);
+} cydnnl_gemm_kernel_t;
+
+/* The largest tile of any level, for scratch sizes. */
+#define CYDNNL_GEMM_MAX_MR 12
+#define CYDNNL_GEMM_MAX_NR 32
+
+CYDNNL_ISA_DECLARE(cydnnl_gemm_kernel_t, cydnnl_gemm_kernel)
+
+static inline const cydnnl_gemm_kernel_t *cydnnl_gemm_kernel_for(int level) {
+    return CYDNNL_ISA_SELECT(cydnnl_gemm_kernel, level);
+}
+#endif
