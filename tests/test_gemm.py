@@ -10,7 +10,8 @@ from helpers import KERNEL_LEVELS, usable_levels
 
 # Each test runs on the micro-kernel of every level this machine can run
 # (tests/test_isa_levels.py reruns the suite under each ISA limit too).
-LEVELS = [lv for lv in ("sse41", "avx2", "avx512_core") if lv in usable_levels()]
+LEVELS = [lv for lv in ("sse41", "avx2", "avx512_core", "avx512_core_bf16")
+          if lv in usable_levels()]
 
 
 @pytest.fixture(params=LEVELS)
@@ -69,7 +70,8 @@ def test_k_zero_scales_c(kernels, isa):
 
 def test_tile(kernels):
     tiles = {name: kernels.tile(KERNEL_LEVELS[name]) for name in LEVELS}
-    want = {"sse41": (6, 8), "avx2": (6, 16), "avx512_core": (12, 32)}
+    want = {"sse41": (6, 8), "avx2": (6, 16), "avx512_core": (12, 32),
+            "avx512_core_bf16": (12, 32)}
     assert tiles == {name: want[name] for name in LEVELS}
 
 

@@ -3,7 +3,7 @@
 # The operands may be f32 or bf16 matrices, or a convolution's patch matrix
 # read straight from its source (an implicit im2col), packed into f32.
 
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint32_t
 
 cdef enum:
     OPND_F32 = 0
@@ -36,6 +36,11 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
         int nr
         void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
                         float alpha, float beta) noexcept nogil
+        # bf16 dot products (avx512_core_bf16; NULL below)
+        void (*pack_pairs)(const float *src, int64_t kc, int64_t w,
+                           uint32_t *dst) noexcept nogil
+        void (*ukernel_bf16)(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
+                             int64_t ldc, float alpha, float beta) noexcept nogil
 
 # The micro-kernel compiled for a dnnl_cpu_isa_t level (sse41, avx2,
 # avx512_core, avx512_core_bf16); NULL for a level this build lacks. The

@@ -6,7 +6,7 @@
 # on the level); blocking, packing and threading are Cython.
 
 from cython.parallel cimport prange
-from libc.stdint cimport int64_t, uint16_t
+from libc.stdint cimport int64_t, uint16_t, uint32_t
 from dnnl_c.kernels.alloc cimport cydnnl_malloc, cydnnl_free
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
@@ -254,19 +254,110 @@ cdef inline float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexce
     return v
 
 
+# Fast paths for windows wholly inside src: then tap t of the pixel whose
+# window starts at element o is src[o + toff[t]], toff the same for every
+# pixel, and the pixels of one output row start sw * pix_stride apart.
+
+cdef void tap_offsets(const conv_geom_t *g, int64_t t0, int64_t count,
+                      int64_t *toff) noexcept nogil:
+    """toff[t]: tap t0 + t's offset from its window's origin element."""
+    cdef int64_t c, kd, kh, kw, t
+    tap_of(g, t0, &c, &kd, &kh, &kw)
+    for t in range(count):
+        toff[t] = c * g.c_stride + ((kd * (g.dd + 1) * g.ih + kh * (g.dh + 1)) * g.iw
+                                    + kw * (g.dw + 1)) * g.pix_stride
+        next_taps(g, 1, &c, &kd, &kh, &kw)
+
+
+cdef bint run_inside(const conv_geom_t *g, int64_t pix, int64_t n, int64_t *origin) noexcept nogil:
+    """Whether output pixels pix .. pix+n-1 lie on one output row with every
+    window inside src; origin: the first window's origin element."""
+    cdef int64_t ow = pix % g.ow, oh = (pix // g.ow) % g.oh, od = pix // (g.ow * g.oh)
+    cdef int64_t z = od * g.sd - g.pd, y = oh * g.sh - g.ph, x = ow * g.sw - g.pw
+    if ow + n > g.ow or z < 0 or y < 0 or x < 0:
+        return False
+    if (z + (g.kd - 1) * (g.dd + 1) >= g.id or y + (g.kh - 1) * (g.dh + 1) >= g.ih
+            or x + (n - 1) * g.sw + (g.kw - 1) * (g.dw + 1) >= g.iw):
+        return False
+    origin[0] = ((z * g.ih + y) * g.iw + x) * g.pix_stride
+    return True
+
+
+cdef void taps_by_pixels(const gemm_operand_t *o, int64_t origin, const int64_t *toff,
+                         int64_t ntaps, int64_t npix, float *out, int64_t ld) noexcept nogil:
+    """out[t * ld + i] = tap t of pixel i, pixels i of one output row from
+    the window at `origin` on."""
+    cdef int64_t t, i, base, step = o.geom.sw * o.geom.pix_stride
+    cdef const float *f = <const float *>o.ptr
+    cdef const uint16_t *h = <const uint16_t *>o.ptr
+    for t in range(ntaps):
+        base = origin + toff[t]
+        if o.src_dt == dnnl_bf16:
+            for i in range(npix):
+                out[t * ld + i] = bf16_to_f32(h[base + i * step])
+        else:
+            for i in range(npix):
+                out[t * ld + i] = f[base + i * step]
+
+
+cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, const int64_t *toff,
+                         int64_t ntaps, int64_t npix, float *out, int64_t ld) noexcept nogil:
+    """out[p * ld + j] = P[pix0 + p, t0 + j] (toff: taps t0 ...)."""
+    cdef const conv_geom_t *g = o.geom
+    cdef const float *f = <const float *>o.ptr
+    cdef const uint16_t *h = <const uint16_t *>o.ptr
+    cdef int64_t ow = pix0 % g.ow, oh = (pix0 // g.ow) % g.oh, od = pix0 // (g.ow * g.oh)
+    cdef int64_t p = 0, q, j, run, z, y, org, x_end = g.iw - 1 - (g.kw - 1) * (g.dw + 1) + g.pw
+    # the output columns whose windows lie inside src along w
+    cdef int64_t ow_lo = (g.pw + g.sw - 1) // g.sw
+    cdef int64_t ow_hi = x_end // g.sw + 1 if x_end >= 0 else 0
+    cdef bint zy_in
+    while p < npix:
+        run = g.ow - ow if g.ow - ow < npix - p else npix - p
+        z = od * g.sd - g.pd
+        y = oh * g.sh - g.ph
+        zy_in = (z >= 0 and z + (g.kd - 1) * (g.dd + 1) < g.id
+                 and y >= 0 and y + (g.kh - 1) * (g.dh + 1) < g.ih)
+        for q in range(run):
+            if not (zy_in and ow_lo <= ow + q < ow_hi):
+                patch_row(o, pix0 + p + q, t0, ntaps, out + (p + q) * ld, 1)
+                continue
+            org = ((z * g.ih + y) * g.iw + (ow + q) * g.sw - g.pw) * g.pix_stride
+            if o.src_dt == dnnl_bf16:
+                for j in range(ntaps):
+                    out[(p + q) * ld + j] = bf16_to_f32(h[org + toff[j]])
+            else:
+                for j in range(ntaps):
+                    out[(p + q) * ld + j] = f[org + toff[j]]
+        p += run
+        ow += run
+        if ow == g.ow:
+            ow = 0
+            oh += 1
+            if oh == g.oh:
+                oh = 0
+                od += 1
+
+
 cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
                  float *ap, int64_t MR) noexcept nogil:
     """op(A)[i0:i0+mc, p0:p0+kc] into MR-row panels, zero rows past mc."""
-    cdef int64_t t, r0, i, p, rows
+    cdef int64_t t, r0, i, p, rows, org
+    cdef int64_t toff[KC]
+    if a.kind == OPND_PATCHES and a.trans == b'N':
+        tap_offsets(a.geom, p0, kc, toff)
     for t in range((mc + MR - 1) // MR):
         r0 = i0 + t * MR
         rows = i0 + mc - r0 if i0 + mc - r0 < MR else MR
         if a.kind == OPND_PATCHES:
-            for i in range(rows):
-                if a.trans == b'N':
+            if a.trans == b'N' and run_inside(a.geom, r0, rows, &org):
+                taps_by_pixels(a, org, toff, kc, rows, ap, MR)
+            elif a.trans == b'N':
+                for i in range(rows):
                     patch_row(a, r0 + i, p0, kc, ap + i, MR)
-                else:
-                    patch_col(a, r0 + i, p0, kc, ap + i, MR)
+            else:       # rows are taps r0 ..., k runs over pixels p0 ...
+                tap_offsets(a.geom, r0, rows, toff)
+                pixels_by_taps(a, p0, r0, toff, rows, kc, ap, MR)
         elif a.trans == b'N':   # rows of A are contiguous
             copy_mat(a, r0 * a.ld + p0, a.ld, ap, 1, MR, rows, kc)
         else:
@@ -281,14 +372,19 @@ cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, in
 cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
                  float *bp, int64_t NR) noexcept nogil:
     """op(B)[p0:p0+kc, j0:j0+nc] into NR-column panels, zero columns past nc."""
-    cdef int64_t t, c0, j, p, cols
+    cdef int64_t t, c0, j, p, cols, org
+    cdef int64_t toff[KC]
+    if b.kind == OPND_PATCHES and b.trans == b'T':
+        tap_offsets(b.geom, p0, kc, toff)
     for t in range((nc + NR - 1) // NR):
         c0 = j0 + t * NR
         cols = j0 + nc - c0 if j0 + nc - c0 < NR else NR
         if b.kind == OPND_PATCHES:
-            if b.trans == b'N':     # down the taps' columns: long runs of pixels
-                for j in range(cols):
-                    patch_col(b, c0 + j, p0, kc, bp + j, NR)
+            if b.trans == b'N':     # columns are taps c0 ..., k runs over pixels p0 ...
+                tap_offsets(b.geom, c0, cols, toff)
+                pixels_by_taps(b, p0, c0, toff, cols, kc, bp, NR)
+            elif run_inside(b.geom, c0, cols, &org):
+                taps_by_pixels(b, org, toff, kc, cols, bp, NR)
             else:
                 for p in range(kc):
                     patch_col(b, p0 + p, c0, cols, bp + p * NR, 1)
@@ -307,19 +403,32 @@ cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, in
 
 cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t kc,
                        float alpha, const float *ap, const float *bp, float beta, float *c,
-                       int64_t ldc, float *edge) noexcept nogil:
+                       int64_t ldc, float *edge, bint pairs) noexcept nogil:
+    """C[mc x nc] from packed panels: f32 panels, or (pairs) bf16 pair panels
+    of kp = ceil(kc / 2) rows (uk.ukernel_bf16)."""
     cdef int64_t tj, ti, ir, jr, rows, cols, i, j
-    cdef int64_t MR = uk.mr, NR = uk.nr
+    cdef int64_t MR = uk.mr, NR = uk.nr, kp = (kc + 1) // 2
+    cdef float *dst
+    cdef int64_t ld
     for tj in range((nc + NR - 1) // NR):
         jr = tj * NR
         cols = nc - jr if nc - jr < NR else NR
         for ti in range((mc + MR - 1) // MR):
             ir = ti * MR
             rows = mc - ir if mc - ir < MR else MR
+            # a partial tile goes through a scratch tile
             if rows == MR and cols == NR:
-                uk.ukernel(kc, ap + ir * kc, bp + jr * kc, c + ir * ldc + jr, ldc, alpha, beta)
-            else:   # a partial tile goes through a scratch tile
-                uk.ukernel(kc, ap + ir * kc, bp + jr * kc, edge, NR, alpha, 0.0)
+                dst, ld = c + ir * ldc + jr, ldc
+            else:
+                dst, ld = edge, NR
+            if pairs:
+                uk.ukernel_bf16(kp, <const uint32_t *>ap + ir * kp,
+                                <const uint32_t *>bp + jr * kp, dst, ld, alpha,
+                                beta if dst != edge else 0.0)
+            else:
+                uk.ukernel(kc, ap + ir * kc, bp + jr * kc, dst, ld, alpha,
+                           beta if dst != edge else 0.0)
+            if dst == edge:
                 for i in range(rows):
                     for j in range(cols):
                         if beta == 0:
@@ -329,6 +438,19 @@ cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t 
                                 beta * c[(ir + i) * ldc + jr + j]
 
 
+cdef void to_pairs(const gemm_kernel_t *uk, const float *panels, int64_t n, int64_t w,
+                   int64_t kc, float *out) noexcept nogil:
+    """Packed f32 panels (kc x w each) covering n rows or columns into pair panels."""
+    cdef int64_t t, kp = (kc + 1) // 2
+    for t in range((n + w - 1) // w):
+        uk.pack_pairs(panels + t * kc * w, kc, w, <uint32_t *>out + t * kp * w)
+
+
+cdef inline bint bf16_valued(const gemm_operand_t *o) noexcept nogil:
+    """Whether every element of the operand is a bf16 number."""
+    return o.kind == OPND_BF16 or (o.kind == OPND_PATCHES and o.src_dt == dnnl_bf16)
+
+
 cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
                      int64_t k, float alpha, const gemm_operand_t *a, const gemm_operand_t *b,
                      float beta, float *c, int64_t ldc, float *work) noexcept nogil:
@@ -336,6 +458,11 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
     cdef float *ap = work
     cdef float *bp = work + MC * KC
     cdef float *edge = bp + KC * NC
+    # bf16 dot products where the level has them and both operands are bf16
+    # numbers: the f32 panels are repacked in pairs of k.
+    cdef bint pairs = uk.ukernel_bf16 != NULL and bf16_valued(a) and bf16_valued(b)
+    cdef float *ap2 = edge + MAX_MR * MAX_NR
+    cdef float *bp2 = ap2 + MC * KC // 2
     cdef int64_t jc, pc, ic, nc, kc, mc, i, j
     cdef float b_beta
     for jc in range(n0, n1, NC):
@@ -347,15 +474,24 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
         for pc in range(0, k, KC):
             kc = k - pc if k - pc < KC else KC
             pack_b(b, pc, kc, jc, nc, bp, uk.nr)
+            if pairs:
+                to_pairs(uk, bp, nc, uk.nr, kc, bp2)
             b_beta = beta if pc == 0 else 1.0
             for ic in range(m0, m1, MC):
                 mc = m1 - ic if m1 - ic < MC else MC
                 pack_a(a, ic, mc, pc, kc, ap, uk.mr)
-                macro_kernel(uk, mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc, ldc, edge)
+                if pairs:
+                    to_pairs(uk, ap, mc, uk.mr, kc, ap2)
+                    macro_kernel(uk, mc, nc, kc, alpha, ap2, bp2, b_beta, c + ic * ldc + jc,
+                                 ldc, edge, True)
+                else:
+                    macro_kernel(uk, mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc,
+                                 ldc, edge, False)
 
 
 cdef inline size_t work_floats() noexcept nogil:
-    return MC * KC + KC * NC + MAX_MR * MAX_NR + 16
+    # f32 panels, the edge tile, and the pair panels (half the f32 ones; KC even)
+    return MC * KC + KC * NC + MAX_MR * MAX_NR + (MC * KC + KC * NC) // 2 + 16
 
 
 cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,

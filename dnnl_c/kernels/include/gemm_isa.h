@@ -9,6 +9,12 @@ typedef struct {
     int mr, nr;     /* the register tile: rows of A, columns of B */
     void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
                     float alpha, float beta);
+    /* bf16 dot products (gemm_kernels.h), NULL below avx512_core_bf16: the
+       pair packing of an f32 panel of bf16 values, and the micro-kernel on
+       pair panels (kp pairs of k). */
+    void (*pack_pairs)(const float *src, int64_t kc, int64_t w, uint32_t *dst);
+    void (*ukernel_bf16)(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
+                         int64_t ldc, float alpha, float beta);
 } cydnnl_gemm_kernel_t;
 
 /* The largest tile of any level, for scratch sizes. */

@@ -79,4 +79,59 @@ CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, fl
 }
 #endif
 
+/* ---- bf16 operands with AVX512_BF16's vdpbf16ps: twice the multiply-adds
+   of an f32 FMA per instruction. Panels hold k in pairs: element (p, j) of a
+   kp x w pair panel is bf16(X[2p][j]) | bf16(X[2p+1][j]) << 16, the odd last
+   row paired with zero. ---- */
+#if defined(__AVX512BF16__) && CYDNNL_VEC == 16
+#include <immintrin.h>
+#define CYDNNL_GEMM_BF16_DOT 1
+/* An f32 panel (kc x w, rows of w) whose values are bf16 numbers (the
+   packing widened them) into its pair panel: the low halves are zero, so
+   taking the high halves is exact. */
+CYDNNL_INLINE void cydnnl_pack_pairs(const float *CYDNNL_RESTRICT src, int64_t kc, int64_t w,
+                                     uint32_t *CYDNNL_RESTRICT dst) {
+    const uint32_t *u = (const uint32_t *)src;
+    int64_t p = 0;
+    for (; p + 1 < kc; p += 2, dst += w, u += 2 * w)
+        for (int64_t j = 0; j < w; ++j)
+            dst[j] = (u[j] >> 16) | (u[w + j] & 0xffff0000u);
+    if (p < kc)
+        for (int64_t j = 0; j < w; ++j) dst[j] = u[j] >> 16;
+}
+
+/* c[MR x NR] = alpha * a . b + beta * c over kp pairs of k. */
+CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b,
+                                       float *c, int64_t ldc, float alpha, float beta) {
+    __m512 acc[CYDNNL_MR][2];
+    for (int i = 0; i < CYDNNL_MR; ++i) {
+        acc[i][0] = _mm512_setzero_ps();
+        acc[i][1] = _mm512_setzero_ps();
+    }
+    for (int64_t p = 0; p < kp; ++p) {
+        __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
+        __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
+        #pragma GCC unroll 16
+        for (int i = 0; i < CYDNNL_MR; ++i) {
+            __m512bh av = (__m512bh)_mm512_set1_epi32((int)a[i]);
+            acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
+            acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+        }
+        a += CYDNNL_MR;
+        b += CYDNNL_NR;
+    }
+    #pragma GCC unroll 16
+    for (int i = 0; i < CYDNNL_MR; ++i) {
+        float *r = c + i * ldc;
+        cydnnl_vf v0 = alpha * (cydnnl_vf)acc[i][0], v1 = alpha * (cydnnl_vf)acc[i][1];
+        if (beta != 0.f) {
+            v0 += beta * cydnnl_ld(r);
+            v1 += beta * cydnnl_ld(r + CYDNNL_VEC);
+        }
+        cydnnl_st(r, v0);
+        cydnnl_st(r + CYDNNL_VEC, v1);
+    }
+}
+#endif
+
 #endif /* CYDNNL_GEMM_KERNELS_H */

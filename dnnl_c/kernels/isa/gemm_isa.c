@@ -11,4 +11,19 @@ static void ukernel(int64_t kc, const float *a, const float *b, float *c, int64_
     cydnnl_ukernel(kc, a, b, c, ldc, alpha, beta);
 }
 
-const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {CYDNNL_MR, CYDNNL_NR, ukernel};
+#ifdef CYDNNL_GEMM_BF16_DOT
+static void pack_pairs(const float *src, int64_t kc, int64_t w, uint32_t *dst) {
+    cydnnl_pack_pairs(src, kc, w, dst);
+}
+
+static void ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
+                         int64_t ldc, float alpha, float beta) {
+    cydnnl_ukernel_bf16(kp, a, b, c, ldc, alpha, beta);
+}
+#define CYDNNL_PAIRS pack_pairs, ukernel_bf16
+#else
+#define CYDNNL_PAIRS NULL, NULL
+#endif
+
+const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {CYDNNL_MR, CYDNNL_NR, ukernel,
+                                                                CYDNNL_PAIRS};

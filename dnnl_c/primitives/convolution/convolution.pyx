@@ -16,7 +16,7 @@ from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_r
                                          conv_bwd_weights_gemm, CONV_FWD, CONV_BWD_DATA,
                                          CONV_BWD_WEIGHTS)
 from dnnl_c.kernels.gemm cimport gemm_kernel_for
-from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 # The arguments in the roles every direction shares: the data tensor on the
@@ -240,6 +240,10 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     conf.dst_cl = dst_cl
     if gemm:
         conf.isa = pd_isa(pd)
+        if conf.isa == ISA_AVX512_CORE_BF16 and not (
+                src.data_type == dnnl_bf16 or wei.data_type == dnnl_bf16
+                or dst.data_type == dnnl_bf16):
+            return fail(dnnl_unimplemented, "convolution: f32 runs at avx512_core")
         if gemm_kernel_for(conf.isa) == NULL:
             return fail(dnnl_unimplemented, "convolution: this build has no GEMM kernel "
                         "for this ISA level")
@@ -420,7 +424,7 @@ cdef dnnl_status_t conv_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
 cdef primitive_kind_t conv_kind
 conv_kind.kind = dnnl_convolution
 conv_kind.query = conv_query
-for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+for isa in (ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&conv_kind.impls, "gemm", isa, gemm_init, gemm_execute)
 impl_list_add(&conv_kind.impls, "ref:any", ref_init, ref_execute)
 register_kind(&conv_kind)
