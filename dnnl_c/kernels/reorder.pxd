@@ -6,9 +6,11 @@ from libc.stdint cimport int64_t
 # Types a reorder converts between (oneDNN dnnl_data_type_t values).
 cdef bint reorder_supports(int dt) noexcept nogil
 
-# dst[i] = src[i] for i < n: same layout, no padding.
-cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt,
-                         int64_t n) noexcept nogil
+# dst[i] = src[i] for i < n: same layout, no padding. f32 <-> bf16 runs the
+# conversion compiled for ISA level `isa` (dnnl_cpu_isa_t; kernels/isa.pxd),
+# which the caller checked the CPU has (0: the baseline loop).
+cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt, int64_t n,
+                         int isa) noexcept nogil
 
 # The general case. A layout's element offset is a sum over dims of per-dim
 # tables: off[d][p] for p < dst_pdims[d] (src tables need only p < dims[d]).

@@ -167,9 +167,34 @@ cdef void linear_to(const src_t *src, char *dst, int dst_dt, int64_t n) noexcept
         linear_impl(src, <uint8_t *>dst, n)
 
 
-cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt,
+cdef extern from "kernels/include/reorder_isa.h" nogil:
+    ctypedef struct reorder_kernels_t "cydnnl_reorder_kernels_t":
+        void (*f32_to_bf16)(const float *s, bf16_t *d, int64_t n) noexcept nogil
+        void (*bf16_to_f32)(const bf16_t *s, float *d, int64_t n) noexcept nogil
+    const reorder_kernels_t *reorder_kernels_for "cydnnl_reorder_kernels_for"(int level)
+
+DEF CHUNK = 8192        # elements per task of the per-level conversions
+
+
+cdef void convert_chunks(const reorder_kernels_t *k, const char *src, int src_dt, char *dst,
                          int64_t n) noexcept nogil:
-    if src_dt == dnnl_f32:
+    cdef int64_t t, lo, m
+    for t in prange((n + CHUNK - 1) // CHUNK, schedule='static'):
+        lo = t * CHUNK
+        m = n - lo if n - lo < CHUNK else CHUNK
+        if src_dt == dnnl_f32:
+            k.f32_to_bf16(<const float *>src + lo, <bf16_t *>dst + lo, m)
+        else:
+            k.bf16_to_f32(<const bf16_t *>src + lo, <float *>dst + lo, m)
+
+
+cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt, int64_t n,
+                         int isa) noexcept nogil:
+    cdef const reorder_kernels_t *k = reorder_kernels_for(isa)
+    if k != NULL and ((src_dt == dnnl_f32 and dst_dt == dnnl_bf16)
+                      or (src_dt == dnnl_bf16 and dst_dt == dnnl_f32)):
+        convert_chunks(k, src, src_dt, dst, n)
+    elif src_dt == dnnl_f32:
         linear_to(<const float *>src, dst, dst_dt, n)
     elif src_dt == dnnl_bf16:
         linear_to(<const bf16_t *>src, dst, dst_dt, n)

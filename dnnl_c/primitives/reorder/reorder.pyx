@@ -8,6 +8,7 @@ from libc.string cimport memset
 
 from dnnl_c.core cimport *
 from dnnl_c.primitives.reorder.desc cimport reorder_desc_t, reorder_desc
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
 from dnnl_c.kernels.reorder cimport (reorder_supports, reorder_linear, reorder_tables,
                                      reorder_blocked_c)
 
@@ -22,6 +23,17 @@ cdef bint types_ok(const dnnl_primitive_desc *pd) noexcept nogil:
 
 
 # -- simple:copy: both sides the same dense layout without padding
+
+cdef int best_level() noexcept nogil:
+    """The highest kernel level the CPU and the ISA limit allow (oneDNN's
+    jit:uni reorder also picks its ISA inside)."""
+    cdef int levels[4]
+    levels[:] = [ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41]
+    for i in range(4):
+        if cpu_isa_has(<dnnl_cpu_isa_t>levels[i]):
+            return levels[i]
+    return 0
+
 
 cdef dnnl_status_t copy_init(dnnl_primitive_desc *pd) noexcept nogil:
     cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
@@ -44,7 +56,7 @@ cdef dnnl_status_t copy_execute(const dnnl_primitive_desc *pd,
     cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
     cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
     reorder_linear(ctx_data(ctx, DNNL_ARG_FROM), src.data_type, ctx_data(ctx, DNNL_ARG_TO),
-                   dst.data_type, md_nelems(src, False))
+                   dst.data_type, md_nelems(src, False), best_level())
     return dnnl_success
 
 

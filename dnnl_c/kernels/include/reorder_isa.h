@@ -1,0 +1,19 @@
+/* The reorder's per-level conversions (see cydnnl_isa.h): what
+   kernels/reorder.pyx sees of kernels/isa/reorder_isa.c. */
+#ifndef CYDNNL_REORDER_ISA_H
+#define CYDNNL_REORDER_ISA_H
+#include <stdint.h>
+#include "cydnnl_isa.h"
+
+typedef struct {
+    /* d[i] = s[i] converted, i < n; f32 -> bf16 rounds as cydnnl_f32_to_bf16 */
+    void (*f32_to_bf16)(const float *s, uint16_t *d, int64_t n);
+    void (*bf16_to_f32)(const uint16_t *s, float *d, int64_t n);
+} cydnnl_reorder_kernels_t;
+
+CYDNNL_ISA_DECLARE(cydnnl_reorder_kernels_t, cydnnl_reorder_kernels)
+
+static inline const cydnnl_reorder_kernels_t *cydnnl_reorder_kernels_for(int level) {
+    return CYDNNL_ISA_SELECT(cydnnl_reorder_kernels, level);
+}
+#endif

@@ -1,0 +1,25 @@
+/* f32 <-> bf16 conversion of dense runs for one ISA level (setup.py compiles
+   this file once per level; see kernels/include/cydnnl_isa.h). The branch-free
+   rounding of cydnnl_common.h vectorises at the level's width; with
+   AVX512_BF16, vcvtneps2bf16 rounds the same way (nearest even, denormals to
+   signed zero, NaN kept and made quiet). */
+#include "kernels/include/cydnnl_common.h"
+#include "kernels/include/reorder_isa.h"
+#if defined(__AVX512BF16__)
+#include <immintrin.h>
+#endif
+
+static void f32_to_bf16(const float *CYDNNL_RESTRICT s, uint16_t *CYDNNL_RESTRICT d, int64_t n) {
+    int64_t i = 0;
+#if defined(__AVX512BF16__)
+    for (; i + 16 <= n; i += 16)
+        _mm256_storeu_si256((__m256i *)(d + i), (__m256i)_mm512_cvtneps_pbh(_mm512_loadu_ps(s + i)));
+#endif
+    for (; i < n; ++i) d[i] = cydnnl_f32_to_bf16(s[i]);
+}
+
+static void bf16_to_f32(const uint16_t *CYDNNL_RESTRICT s, float *CYDNNL_RESTRICT d, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) d[i] = cydnnl_bf16_to_f32(s[i]);
+}
+
+const cydnnl_reorder_kernels_t CYDNNL_ISA_FN(cydnnl_reorder_kernels) = {f32_to_bf16, bf16_to_f32};
