@@ -8,7 +8,7 @@ import pytest
 import dnnl
 import dnnl_c as c
 from dnnl import algorithm, eltwise_backward, eltwise_forward, memory, prop_kind
-from helpers import bf16_round
+from helpers import bf16_round, level_impls
 from object_fixtures import object_engine, object_stream  # noqa: F401 (eng, strm)
 
 tag, dt = memory.format_tag, memory.data_type
@@ -227,8 +227,101 @@ def test_reference_and_dense_implementations_agree(eng, strm):
         results.append((pd.impl_info_str(), dst.read()))
         if not pd.next_impl():
             break
-    assert [r[0] for r in results] == ["simple:dense", "ref:any"]
-    np.testing.assert_array_equal(results[0][1], results[1][1])
+    assert [r[0] for r in results] == level_impls("dense") + ["ref:any"]
+    for r in results[:-1]:
+        np.testing.assert_array_equal(r[1], results[-1][1])
+
+
+# The algorithms with vector loops at every level (kernels/isa/eltwise_isa.c):
+# name, alpha, beta, and whether forward and backward match the scalar
+# reference bit for bit; those with a * b + c may fuse it into one rounding
+# at AVX2 and up (or the reference computes them in double), so within an
+# f32 ulp there.
+VECTOR_ALGS = [
+    ("relu", 0.0, 0.0, True, True), ("relu", 0.2, 0.0, True, True),
+    ("relu_use_dst_for_bwd", 0.3, 0.0, True, True), ("linear", 1.5, -0.5, False, True),
+    ("clip", -0.5, 0.8, True, True), ("clip_v2", -0.5, 0.8, True, True),
+    ("clip_v2_use_dst_for_bwd", -0.5, 0.8, True, True), ("abs", 0.0, 0.0, True, True),
+    ("square", 0.0, 0.0, True, True), ("sqrt", 0.0, 0.0, True, True),
+    ("sqrt_use_dst_for_bwd", 0.0, 0.0, True, True),
+    ("hardsigmoid", 0.25, 0.5, False, False), ("hardswish", 1 / 6, 0.5, False, False),
+]
+SPECIAL = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 3e38, -3e38, -0.5, 0.8,
+           -2.0, 2.0, -3.0, 3.0, 1.00390625, 1.01171875]   # the last two: bf16 ties
+
+
+def every_impl(pd, run):
+    out = []
+    while True:
+        out.append((pd.impl_info_str(), run(pd)))
+        if not pd.next_impl():
+            return out
+
+
+def same_bits_or_close(got, want, exact, data_type, terms, what):
+    """Equal bits; or, where a * b + c may round once or twice, equal NaNs
+    and infinities and within a few f32 ulps of the terms' magnitude
+    (`terms`), plus a bf16 ulp where the f32 difference crosses a tie."""
+    if exact:
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32), err_msg=what)
+        return
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=what)
+    finite = np.isfinite(want)
+    np.testing.assert_array_equal(got[~finite & ~np.isnan(want)],
+                                  want[~finite & ~np.isnan(want)], err_msg=what)
+    # NaN operands (x where the result ignores it) leave no room
+    tol = 2.0 ** -21 * np.nan_to_num(terms, nan=0.0) + (2.0 ** -7 * np.abs(want) if data_type == dt.bf16 else 0)
+    err = np.abs(got[finite].astype(np.float64) - want[finite])
+    assert np.all(err <= tol[finite]), (what, np.max(err - tol[finite]))
+
+
+@pytest.mark.parametrize("data_type", [dt.f32, dt.bf16])
+@pytest.mark.parametrize("shape", [[3, 5, 3, 7], [2, 3, 77, 71]])   # tails; several blocks
+@pytest.mark.parametrize("case", VECTOR_ALGS, ids=lambda v: "%s" % (v,))
+def test_vector_loops_match_the_scalar_reference(eng, strm, case, shape, data_type):
+    """Every level's vector loop against ref:any (the scalar formulas) on the
+    same inputs, NaN, infinities, signed zeros, subnormals and bf16 ties
+    among them; bf16 rounds to nearest even as cydnnl_f32_to_bf16 does."""
+    name, alpha, beta, fwd_exact, bwd_exact = case
+    alg = getattr(A, "eltwise_" + name)
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-3, 3, shape).astype(np.float32)
+    x.flat[:len(SPECIAL)] = SPECIAL
+    dd = rng.uniform(-2, 2, shape).astype(np.float32)
+    dd.flat[-len(SPECIAL):] = SPECIAL
+    md = memory.desc(shape, data_type, tag.nchw)
+    src, diff_dst = memory(md, eng), memory(md, eng)
+    src.write(x)
+    diff_dst.write(dd)
+    fwd = eltwise_forward.primitive_desc(eng, prop_kind.forward_training, alg, md, md, alpha,
+                                         beta)
+    hint = eltwise_forward.primitive_desc(eng, prop_kind.forward_training, alg, md, md, alpha,
+                                          beta)
+
+    def run_fwd_pd(pd):
+        dst = memory(md, eng)
+        eltwise_forward(pd).execute(strm, {dnnl.DNNL_ARG_SRC: src, dnnl.DNNL_ARG_DST: dst})
+        return dst.read(np.float32)
+
+    def run_bwd_pd(pd):
+        diff_src = memory(md, eng)
+        arg = dnnl.DNNL_ARG_DST if "use_dst" in name else dnnl.DNNL_ARG_SRC
+        eltwise_backward(pd).execute(strm, {arg: src, dnnl.DNNL_ARG_DIFF_DST: diff_dst,
+                                            dnnl.DNNL_ARG_DIFF_SRC: diff_src})
+        return diff_src.read(np.float32)
+
+    bwd = eltwise_backward.primitive_desc(eng, alg, md, md, md, alpha, beta, hint)
+    # magnitudes of a * x + b and dd * (2 * a * x + b), the inexact formulas
+    xs, dds = src.read(np.float32).astype(np.float64), diff_dst.read(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        fwd_terms = np.abs(alpha * xs) + abs(beta) + 1e-30
+        bwd_terms = np.abs(dds) * (2 * np.abs(alpha * xs) + abs(beta)) + 1e-30
+    for pd, run, exact, terms in ((fwd, run_fwd_pd, fwd_exact, fwd_terms),
+                                  (bwd, run_bwd_pd, bwd_exact, bwd_terms)):
+        results = every_impl(pd, run)
+        assert [r[0] for r in results] == level_impls("dense") + ["ref:any"]
+        for impl, got in results[:-1]:
+            same_bits_or_close(got, results[-1][1], exact, data_type, terms, impl)
 
 
 def test_mixed_layouts_go_through_the_reference(eng, strm):

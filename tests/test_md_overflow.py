@@ -273,7 +273,7 @@ def impl_name(pd):
 
 
 def test_eltwise_scratchpad_that_cannot_be_sized(eng):
-    # ref:any copies to f32: (2^62 - 2) * 4 bytes; simple:dense needs one layout
+    # ref:any copies to f32: (2^62 - 2) * 4 bytes; dense:<level> needs one layout
     src = make([2, 2**61 - 1], c.dnnl_bf16, c.dnnl_ab)
     dst = make([2, 2**61 - 1], c.dnnl_bf16, c.dnnl_ba)
     pd = c.dnnl_primitive_desc_t()

@@ -3,29 +3,25 @@
 # channel, into rows where a position's channels are contiguous between
 # zeros; the rows lie end to end, so one flat pass of shifted vector loads
 # computes every window sum of the tile. The C row kernels are in
-# kernels/include/lrn_kernels.h.
+# kernels/include/lrn_kernels.h, compiled once per ISA level
+# (kernels/isa/lrn_isa.c); the tiled kernels take one level's table, the
+# reference is level-free.
 
 from cython.parallel cimport prange, parallel, threadid
 from libc.string cimport memset
 from libc.stdint cimport int64_t
 
 from dnnl_c.dnnl_types cimport dnnl_bf16
-from dnnl_c.kernels.types cimport bf16_t, data_t, get, put
+from dnnl_c.kernels.types cimport bf16_t, data_t, put
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
-cdef extern from "kernels/include/lrn_kernels.h" nogil:
-    void in_f32 "cydnnl_lrn_in_f32"(float *d, const float *s, int64_t n) noexcept
-    void in_bf16 "cydnnl_lrn_in_bf16"(float *d, const bf16_t *s, int64_t n) noexcept
-    void out_f32 "cydnnl_lrn_out_f32"(float *d, const float *s, int64_t n) noexcept
-    void out_bf16 "cydnnl_lrn_out_bf16"(bf16_t *d, const float *s, int64_t n) noexcept
+cdef extern from "kernels/include/lrn_isa.h" nogil:
     float c_pow_neg "cydnnl_lrn_pow_neg"(float omega, float beta) noexcept
-    void fwd_run "cydnnl_lrn_fwd_run"(float *y, const float *x, int64_t n, int64_t h, float k,
-                                      float scale, float beta) noexcept
-    void bwd_run1 "cydnnl_lrn_bwd_run1"(float *dd, float *b, const float *x, int64_t n,
-                                        int64_t h, float k, float scale,
-                                        float beta) noexcept
-    void bwd_run2 "cydnnl_lrn_bwd_run2"(float *a, const float *b, const float *x, int64_t n,
-                                        int64_t h, float coef) noexcept
+    const lrn_kernels_t *kernels_for "cydnnl_lrn_kernels_for"(int level) noexcept
+
+
+cdef const lrn_kernels_t *lrn_kernels_for(int isa) noexcept nogil:
+    return kernels_for(isa)
 
 
 cdef float lrn_pow_neg(float omega, float beta) noexcept nogil:
@@ -139,83 +135,42 @@ cdef int64_t lrn_tile_floats(const lrn_params_t *p, bint bwd) noexcept nogil:
     return ((3 if bwd else 2) * p.tile * row_len(p) + 15) // 16 * 16
 
 
-cdef inline void copy_in(float *dst, const data_t *src, int64_t n) noexcept nogil:
+cdef inline void copy_in(const lrn_kernels_t *uk, float *dst, int64_t ld, const data_t *src,
+                         int64_t ls, int64_t rows, int64_t n) noexcept nogil:
     if data_t is float:
-        in_f32(dst, src, n)
+        uk.in_f32(dst, ld, src, ls, rows, n)
     else:
-        in_bf16(dst, src, n)
+        uk.in_bf16(dst, ld, src, ls, rows, n)
 
 
-cdef inline void copy_out(data_t *dst, const float *src, int64_t n) noexcept nogil:
+cdef inline void copy_out(const lrn_kernels_t *uk, data_t *dst, int64_t ld, const float *src,
+                          int64_t ls, int64_t rows, int64_t n) noexcept nogil:
     if data_t is float:
-        out_f32(dst, src, n)
+        uk.out_f32(dst, ld, src, ls, rows, n)
     else:
-        out_bf16(dst, src, n)
+        uk.out_bf16(dst, ld, src, ls, rows, n)
 
 
-cdef void gather(const lrn_params_t *p, const data_t *src, float *buf, int64_t tn,
-                 int64_t L, int64_t pad) noexcept nogil:
-    """buf[t*L + pad + c] = src(c, t) for the tile's tn positions; the zeros
-    between rows stay."""
-    cdef int64_t c, t, cb, cn
-    cdef const data_t *q
-    cdef float *row
-    if p.blk == 1:
-        for c in range(p.C):
-            q = src + c * p.sc
-            row = buf + pad + c
-            if p.ss == 1:
-                for t in range(tn):
-                    row[t * L] = get(q, t)
-            else:
-                for t in range(tn):
-                    row[t * L] = get(q, t * p.ss)
-        return
+cdef void gather(const lrn_kernels_t *uk, const lrn_params_t *p, const data_t *src,
+                 float *buf, int64_t tn, int64_t L, int64_t pad) noexcept nogil:
+    """buf[t*L + pad + c] = src(c, t) for the tile's tn positions, a block
+    of channels (one channel when blk is 1) at a time; the zeros between
+    rows stay."""
+    cdef int64_t cb
     for cb in range((p.C + p.blk - 1) // p.blk):
-        q = src + cb * p.sc
-        row = buf + pad + cb * p.blk
-        cn = imin(p.blk, p.C - cb * p.blk)
-        if cn == 16:
-            for t in range(tn):
-                copy_in(row + t * L, q + t * p.ss, 16)
-        elif cn == 8:
-            for t in range(tn):
-                copy_in(row + t * L, q + t * p.ss, 8)
-        else:
-            for t in range(tn):
-                copy_in(row + t * L, q + t * p.ss, cn)
+        copy_in(uk, buf + pad + cb * p.blk, L, src + cb * p.sc, p.ss, tn,
+                imin(p.blk, p.C - cb * p.blk))
 
 
-cdef void scatter(const lrn_params_t *p, const float *buf, data_t *dst, int64_t tn,
-                  int64_t L, int64_t pad) noexcept nogil:
+cdef void scatter(const lrn_kernels_t *uk, const lrn_params_t *p, const float *buf,
+                  data_t *dst, int64_t tn, int64_t L, int64_t pad) noexcept nogil:
     """The inverse of gather; zeroes the padded channels of a last block."""
-    cdef int64_t c, t, cb, ci, cn
+    cdef int64_t t, cb, ci, cn
     cdef data_t *q
-    cdef const float *row
-    if p.blk == 1:
-        for c in range(p.C):
-            q = dst + c * p.sc
-            row = buf + pad + c
-            if p.ss == 1:
-                for t in range(tn):
-                    put(q, t, row[t * L])
-            else:
-                for t in range(tn):
-                    put(q, t * p.ss, row[t * L])
-        return
     for cb in range((p.C + p.blk - 1) // p.blk):
         q = dst + cb * p.sc
-        row = buf + pad + cb * p.blk
         cn = imin(p.blk, p.C - cb * p.blk)
-        if cn == 16:
-            for t in range(tn):
-                copy_out(q + t * p.ss, row + t * L, 16)
-        elif cn == 8:
-            for t in range(tn):
-                copy_out(q + t * p.ss, row + t * L, 8)
-        else:
-            for t in range(tn):
-                copy_out(q + t * p.ss, row + t * L, cn)
+        copy_out(uk, q, p.ss, buf + pad + cb * p.blk, L, tn, cn)
         # a last block of 8 channels in 16 (or 16 in 32) has padding too
         if cn < p.blk:
             for t in range(tn):
@@ -223,43 +178,44 @@ cdef void scatter(const lrn_params_t *p, const float *buf, data_t *dst, int64_t 
                     put(q + t * p.ss, ci, 0.0)
 
 
-cdef void fwd_tile(const lrn_params_t *p, const data_t *src, data_t *dst, float *buf,
-                   int64_t n, int64_t s0) noexcept nogil:
+cdef void fwd_tile(const lrn_kernels_t *uk, const lrn_params_t *p, const data_t *src,
+                   data_t *dst, float *buf, int64_t n, int64_t s0) noexcept nogil:
     cdef int64_t pad = pad_of(p), L = row_len(p)
     cdef int64_t tn = imin(p.tile, p.S - s0)
     cdef float *X = buf
     cdef float *Y = buf + p.tile * L
     cdef int64_t off = n * p.sn + s0 * p.ss
-    gather(p, src + off, X, tn, L, pad)
+    gather(uk, p, src + off, X, tn, L, pad)
     # every position from the first row's first channel to the last row's
     # last one; windows of the zeros between rows are computed and unused
-    fwd_run(Y + pad, X + pad, tn * L - 2 * pad, pad, p.k, p.alpha / p.summands, p.beta)
-    scatter(p, Y, dst + off, tn, L, pad)
+    uk.fwd_run(Y + pad, X + pad, tn * L - 2 * pad, pad, p.k, p.alpha / p.summands, p.beta)
+    scatter(uk, p, Y, dst + off, tn, L, pad)
 
 
-cdef void bwd_tile(const lrn_params_t *p, const data_t *src, const data_t *diff_dst,
-                   data_t *diff_src, float *buf, int64_t n, int64_t s0) noexcept nogil:
+cdef void bwd_tile(const lrn_kernels_t *uk, const lrn_params_t *p, const data_t *src,
+                   const data_t *diff_dst, data_t *diff_src, float *buf, int64_t n,
+                   int64_t s0) noexcept nogil:
     cdef int64_t pad = pad_of(p), L = row_len(p), C = p.C
     cdef int64_t tn = imin(p.tile, p.S - s0), t
     cdef float *X = buf
     cdef float *D = X + p.tile * L
     cdef float *B = D + p.tile * L
     cdef int64_t off = n * p.sn + s0 * p.ss
-    gather(p, src + off, X, tn, L, pad)
-    gather(p, diff_dst + off, D, tn, L, pad)
-    bwd_run1(D + pad, B + pad, X + pad, tn * L - 2 * pad, pad, p.k, p.alpha / p.summands,
-             p.beta)
+    gather(uk, p, src + off, X, tn, L, pad)
+    gather(uk, p, diff_dst + off, D, tn, L, pad)
+    uk.bwd_run1(D + pad, B + pad, X + pad, tn * L - 2 * pad, pad, p.k, p.alpha / p.summands,
+                p.beta)
     # the second pass sums b over windows: between rows it must be zero
     for t in range(tn):
         memset(B + t * L, 0, pad * sizeof(float))
         memset(B + t * L + pad + C, 0, pad * sizeof(float))
-    bwd_run2(D + pad, B + pad, X + pad, tn * L - 2 * pad, pad,
-             2.0 * p.alpha * p.beta / p.summands)
-    scatter(p, D, diff_src + off, tn, L, pad)
+    uk.bwd_run2(D + pad, B + pad, X + pad, tn * L - 2 * pad, pad,
+                2.0 * p.alpha * p.beta / p.summands)
+    scatter(uk, p, D, diff_src + off, tn, L, pad)
 
 
-cdef void fwd_tiled_impl(const lrn_params_t *p, const data_t *src, data_t *dst,
-                         float *work) noexcept nogil:
+cdef void fwd_tiled_impl(const lrn_kernels_t *uk, const lrn_params_t *p, const data_t *src,
+                         data_t *dst, float *work) noexcept nogil:
     cdef int64_t per = lrn_tile_floats(p, False)
     cdef int64_t ntile = (p.S + p.tile - 1) // p.tile
     cdef int64_t task
@@ -269,11 +225,11 @@ cdef void fwd_tiled_impl(const lrn_params_t *p, const data_t *src, data_t *dst,
         buf = work + threadid() * per
         memset(buf, 0, per * sizeof(float))
         for task in prange(p.N * ntile, schedule='static'):
-            fwd_tile(p, src, dst, buf, task // ntile, (task % ntile) * p.tile)
+            fwd_tile(uk, p, src, dst, buf, task // ntile, (task % ntile) * p.tile)
 
 
-cdef void bwd_tiled_impl(const lrn_params_t *p, const data_t *src, const data_t *diff_dst,
-                         data_t *diff_src, float *work) noexcept nogil:
+cdef void bwd_tiled_impl(const lrn_kernels_t *uk, const lrn_params_t *p, const data_t *src,
+                         const data_t *diff_dst, data_t *diff_src, float *work) noexcept nogil:
     cdef int64_t per = lrn_tile_floats(p, True)
     cdef int64_t ntile = (p.S + p.tile - 1) // p.tile
     cdef int64_t task
@@ -283,25 +239,28 @@ cdef void bwd_tiled_impl(const lrn_params_t *p, const data_t *src, const data_t 
         buf = work + threadid() * per
         memset(buf, 0, per * sizeof(float))
         for task in prange(p.N * ntile, schedule='static'):
-            bwd_tile(p, src, diff_dst, diff_src, buf, task // ntile, (task % ntile) * p.tile)
+            bwd_tile(uk, p, src, diff_dst, diff_src, buf, task // ntile,
+                     (task % ntile) * p.tile)
 
 
-cdef void lrn_across_fwd_tiled(const lrn_params_t *p, const char *src, char *dst, int dt,
+cdef void lrn_across_fwd_tiled(const lrn_kernels_t *uk, const lrn_params_t *p,
+                               const char *src, char *dst, int dt, float *work) noexcept nogil:
+    if p.N * p.C * p.S == 0:
+        return
+    if dt == dnnl_bf16:
+        fwd_tiled_impl(uk, p, <const bf16_t *>src, <bf16_t *>dst, work)
+    else:
+        fwd_tiled_impl(uk, p, <const float *>src, <float *>dst, work)
+
+
+cdef void lrn_across_bwd_tiled(const lrn_kernels_t *uk, const lrn_params_t *p,
+                               const char *src, const char *diff_dst, char *diff_src, int dt,
                                float *work) noexcept nogil:
     if p.N * p.C * p.S == 0:
         return
     if dt == dnnl_bf16:
-        fwd_tiled_impl(p, <const bf16_t *>src, <bf16_t *>dst, work)
+        bwd_tiled_impl(uk, p, <const bf16_t *>src, <const bf16_t *>diff_dst,
+                       <bf16_t *>diff_src, work)
     else:
-        fwd_tiled_impl(p, <const float *>src, <float *>dst, work)
-
-
-cdef void lrn_across_bwd_tiled(const lrn_params_t *p, const char *src, const char *diff_dst,
-                               char *diff_src, int dt, float *work) noexcept nogil:
-    if p.N * p.C * p.S == 0:
-        return
-    if dt == dnnl_bf16:
-        bwd_tiled_impl(p, <const bf16_t *>src, <const bf16_t *>diff_dst, <bf16_t *>diff_src,
+        bwd_tiled_impl(uk, p, <const float *>src, <const float *>diff_dst, <float *>diff_src,
                        work)
-    else:
-        bwd_tiled_impl(p, <const float *>src, <const float *>diff_dst, <float *>diff_src, work)

@@ -1,10 +1,13 @@
-/* LRN row kernels, for dnnl_c/kernels/lrn.pyx: window sums and omega^-beta
-   over flat runs of positions, in vector registers where the build has them. */
+/* LRN row kernels: window sums and omega^-beta over flat runs of
+   positions, in vector registers. Compiled once per ISA level
+   (kernels/isa/lrn_isa.c): the level's flags choose the width (16 lanes
+   with AVX-512, 8 with AVX, 4 with SSE). */
 #ifndef CYDNNL_LRN_KERNELS_H
 #define CYDNNL_LRN_KERNELS_H
 #include <math.h>
 #include "cydnnl_common.h"
-#if defined(__AVX512F__) || defined(__AVX__)
+#include "lrn_isa.h"
+#if defined(__SSE2__)
 #include <immintrin.h>
 #endif
 #if defined(__FMA__)
@@ -13,41 +16,34 @@
 #define CYDNNL_LRN_MADD(a, b, c) ((a) * (b) + (c))
 #endif
 
-/* Row copies with conversion; restrict lets gcc vectorise them. The bf16
-   converters come from cydnnl_common.h. */
-CYDNNL_INLINE void cydnnl_lrn_in_f32(float *CYDNNL_RESTRICT d,
-                                     const float *CYDNNL_RESTRICT s,
-                                     int64_t n) {
-    for (int64_t i = 0; i < n; i++) d[i] = s[i];
+/* Copies of rows of n elements with conversion (the bf16 converters come
+   from cydnnl_common.h); restrict and a constant n for the channel blocks
+   of 8 and 16 let gcc turn a row into a few vector moves. */
+#define CYDNNL_LRN_COPY(name, TD, TS, CONV)                                          \
+CYDNNL_INLINE void name##_row(TD *CYDNNL_RESTRICT d, const TS *CYDNNL_RESTRICT s,    \
+                              int64_t n) {                                           \
+    for (int64_t i = 0; i < n; i++) d[i] = CONV(s[i]);                               \
+}                                                                                    \
+static void name(TD *CYDNNL_RESTRICT d, int64_t ld, const TS *CYDNNL_RESTRICT s,     \
+                 int64_t ls, int64_t rows, int64_t n) {                              \
+    int64_t r;                                                                       \
+    if (n == 16)                                                                     \
+        for (r = 0; r < rows; r++) name##_row(d + r * ld, s + r * ls, 16);           \
+    else if (n == 8)                                                                 \
+        for (r = 0; r < rows; r++) name##_row(d + r * ld, s + r * ls, 8);            \
+    else if (n == 1)                                                                 \
+        for (r = 0; r < rows; r++) d[r * ld] = CONV(s[r * ls]);                      \
+    else                                                                             \
+        for (r = 0; r < rows; r++) name##_row(d + r * ld, s + r * ls, n);            \
 }
-CYDNNL_INLINE void cydnnl_lrn_in_bf16(float *CYDNNL_RESTRICT d,
-                                      const uint16_t *CYDNNL_RESTRICT s,
-                                      int64_t n) {
-    for (int64_t i = 0; i < n; i++) d[i] = cydnnl_bf16_to_f32(s[i]);
-}
-CYDNNL_INLINE void cydnnl_lrn_out_f32(float *CYDNNL_RESTRICT d,
-                                      const float *CYDNNL_RESTRICT s,
-                                      int64_t n) {
-    for (int64_t i = 0; i < n; i++) d[i] = s[i];
-}
-CYDNNL_INLINE void cydnnl_lrn_out_bf16(uint16_t *CYDNNL_RESTRICT d,
-                                       const float *CYDNNL_RESTRICT s,
-                                       int64_t n) {
-    for (int64_t i = 0; i < n; i++) d[i] = cydnnl_f32_to_bf16(s[i]);
-}
+#define CYDNNL_LRN_SAME(v) (v)
+CYDNNL_LRN_COPY(cydnnl_lrn_copy_f32, float, float, CYDNNL_LRN_SAME)
+CYDNNL_LRN_COPY(cydnnl_lrn_in_bf16, float, uint16_t, cydnnl_bf16_to_f32)
+CYDNNL_LRN_COPY(cydnnl_lrn_out_bf16, uint16_t, float, cydnnl_f32_to_bf16)
 
-/* oneDNN's fast path for beta = 0.75: omega^-3/4 from two square roots. */
-CYDNNL_INLINE float cydnnl_lrn_pow_neg(float omega, float beta) {
-    if (beta == 0.75f) {
-        float s = sqrtf(omega);
-        return 1.0f / (s * sqrtf(s));
-    }
-    return 1.0f / powf(omega, beta);
-}
-
-/* Vector registers where the build has them: gcc does not vectorise
-   sqrtf while it may set errno. The scalar tails compute the same
-   expressions, and IEEE sqrt and division round alike at every width. */
+/* Vector registers through intrinsics: gcc does not vectorise sqrtf while
+   it may set errno. The scalar tails compute the same expressions, and IEEE
+   sqrt and division round alike at every width. */
 #if defined(__AVX512F__)
 #define CYDNNL_LRN_VW 16
 typedef __m512 cydnnl_lrn_v;
@@ -78,6 +74,20 @@ typedef __m256 cydnnl_lrn_v;
 #else
 #define CYDNNL_LRN_VMADD(a, b, c) _mm256_add_ps(_mm256_mul_ps((a), (b)), (c))
 #endif
+#elif defined(__SSE2__)
+#define CYDNNL_LRN_VW 4
+typedef __m128 cydnnl_lrn_v;
+#define CYDNNL_LRN_VLOAD _mm_loadu_ps
+#define CYDNNL_LRN_VSTORE _mm_storeu_ps
+#define CYDNNL_LRN_VSET1 _mm_set1_ps
+#define CYDNNL_LRN_VZERO _mm_setzero_ps
+#define CYDNNL_LRN_VMUL _mm_mul_ps
+#define CYDNNL_LRN_VADD _mm_add_ps
+#define CYDNNL_LRN_VSUB _mm_sub_ps
+#define CYDNNL_LRN_VDIV _mm_div_ps
+#define CYDNNL_LRN_VSQRT _mm_sqrt_ps
+/* no FMA below AVX2: a product and a sum, as the scalar tail computes */
+#define CYDNNL_LRN_VMADD(a, b, c) _mm_add_ps(_mm_mul_ps((a), (b)), (c))
 #endif
 
 /* omega_i = k + scale * sum_{j=-h..h} x[i+j]^2 */

@@ -1,4 +1,5 @@
-# The eltwise op descriptor (oneDNN's eltwise_desc_t).
+# The eltwise op descriptor (oneDNN's eltwise_desc_t) and the configuration
+# of its `dense:<level>` implementations.
 
 from dnnl_c.core.types cimport *
 
@@ -14,3 +15,7 @@ cdef struct eltwise_desc_t:
 
 cdef inline const eltwise_desc_t *eltwise_desc(const dnnl_primitive_desc *pd) noexcept nogil:
     return <const eltwise_desc_t *>pd.desc
+
+# dense:<level>: the ISA level of the vector loops.
+cdef struct eltwise_dense_conf_t:
+    dnnl_cpu_isa_t isa

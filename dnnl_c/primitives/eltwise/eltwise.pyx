@@ -1,6 +1,7 @@
 # The eltwise primitive (oneDNN src/common/eltwise.cpp and the cpu eltwise
-# list): validation, then `simple:dense` on one dense layout and `ref:any`
-# on any layouts through plain f32 scratch.
+# list): validation, then `dense:<level>` on one dense layout, one per ISA
+# level of its vector loops, and `ref:any` on any layouts through plain f32
+# scratch (scalar formulas only, at any level).
 
 from libc.stdio cimport snprintf
 from libc.stdint cimport int64_t
@@ -8,8 +9,9 @@ from libc.string cimport memset
 
 from dnnl_c.core cimport *
 from dnnl_c.primitives.reorder.reorder cimport reorder_md
-from dnnl_c.primitives.eltwise.desc cimport eltwise_desc_t, eltwise_desc
-from dnnl_c.kernels.eltwise cimport eltwise_fwd, eltwise_bwd
+from dnnl_c.primitives.eltwise.desc cimport eltwise_desc_t, eltwise_desc, eltwise_dense_conf_t
+from dnnl_c.kernels.eltwise cimport eltwise_kernels_t, eltwise_kernels_for, eltwise_fwd, eltwise_bwd
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
 
 
 cdef bint known_alg(int alg) noexcept nogil:
@@ -108,7 +110,7 @@ cdef bint same_dense_layout(const md_t *a, const md_t *b) noexcept nogil:
             and md_size(a) == <size_t>md_nelems(a, False) * dt_size(a.data_type))
 
 
-# -- simple:dense: every tensor in one dense layout without padding
+# -- dense:<level>: every tensor in one dense layout without padding
 
 cdef dnnl_status_t dense_init(dnnl_primitive_desc *pd) noexcept nogil:
     cdef dnnl_status_t st = resolve(pd)
@@ -121,19 +123,31 @@ cdef dnnl_status_t dense_init(dnnl_primitive_desc *pd) noexcept nogil:
     elif not (same_dense_layout(data, pd_md(pd, DNNL_ARG_DIFF_DST))
               and same_dense_layout(data, pd_md(pd, DNNL_ARG_DIFF_SRC))):
         return fail(dnnl_unimplemented, "eltwise: layouts differ or pad")
+    cdef dnnl_cpu_isa_t isa = pd_isa(pd)
+    if eltwise_kernels_for(isa) == NULL:
+        return fail(dnnl_unimplemented, "eltwise: this build has no vector loops for this "
+                    "ISA level")
+    cdef eltwise_dense_conf_t *conf = <eltwise_dense_conf_t *>pd_conf(
+        pd, sizeof(eltwise_dense_conf_t))
+    if conf == NULL:
+        return fail(dnnl_out_of_memory, "eltwise: out of memory")
+    conf.isa = isa
     return dnnl_success
 
 
 cdef dnnl_status_t dense_execute(const dnnl_primitive_desc *pd,
                                  const exec_ctx_t *ctx) noexcept nogil:
     cdef const md_t *data
+    cdef const eltwise_kernels_t *uk = eltwise_kernels_for(
+        (<const eltwise_dense_conf_t *>pd.conf).isa)
     if is_fwd(pd):
         data = pd_md(pd, DNNL_ARG_SRC)
-        eltwise_fwd(eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta, ctx_data(ctx, DNNL_ARG_SRC),
+        eltwise_fwd(uk, eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha,
+                    eltwise_desc(pd).beta, ctx_data(ctx, DNNL_ARG_SRC),
                     ctx_data(ctx, DNNL_ARG_DST), data.data_type, md_nelems(data, False))
     else:
         data = pd_md(pd, data_arg(pd))
-        eltwise_bwd(eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta,
+        eltwise_bwd(uk, eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta,
                     ctx_data(ctx, data_arg(pd)), ctx_data(ctx, DNNL_ARG_DIFF_DST),
                     ctx_data(ctx, DNNL_ARG_DIFF_SRC), data.data_type, md_nelems(data, False))
     return dnnl_success
@@ -165,8 +179,8 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
     if is_fwd(pd):
         st = reorder_md(ctx_data(ctx, DNNL_ARG_SRC), data, <char *>x, &plain)
         if st == dnnl_success:
-            eltwise_fwd(eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta, <char *>x, <char *>x,
-                        dnnl_f32, n)
+            eltwise_fwd(NULL, eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha,
+                        eltwise_desc(pd).beta, <char *>x, <char *>x, dnnl_f32, n)
             st = reorder_md(<char *>x, &plain, ctx_data(ctx, DNNL_ARG_DST),
                             pd_md(pd, DNNL_ARG_DST))
         return st
@@ -175,8 +189,8 @@ cdef dnnl_status_t ref_execute(const dnnl_primitive_desc *pd,
         st = reorder_md(ctx_data(ctx, DNNL_ARG_DIFF_DST), pd_md(pd, DNNL_ARG_DIFF_DST),
                         <char *>dd, &plain)
     if st == dnnl_success:
-        eltwise_bwd(eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha, eltwise_desc(pd).beta, <char *>x, <char *>dd,
-                    <char *>dd, dnnl_f32, n)
+        eltwise_bwd(NULL, eltwise_desc(pd).alg_kind, eltwise_desc(pd).alpha,
+                    eltwise_desc(pd).beta, <char *>x, <char *>dd, <char *>dd, dnnl_f32, n)
         st = reorder_md(<char *>dd, &plain, ctx_data(ctx, DNNL_ARG_DIFF_SRC),
                         pd_md(pd, DNNL_ARG_DIFF_SRC))
     return st
@@ -199,7 +213,8 @@ cdef dnnl_status_t eltwise_query(const dnnl_primitive_desc *pd, dnnl_query_t wha
 cdef primitive_kind_t eltwise_kind
 eltwise_kind.kind = dnnl_eltwise
 eltwise_kind.query = eltwise_query
-impl_list_add(&eltwise_kind.impls, "simple:dense", dense_init, dense_execute)
+for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+    impl_list_add_isa(&eltwise_kind.impls, "dense", isa, dense_init, dense_execute)
 impl_list_add(&eltwise_kind.impls, "ref:any", ref_init, ref_execute)
 register_kind(&eltwise_kind)
 

@@ -1,5 +1,5 @@
 # The LRN op descriptor (oneDNN's lrn_desc_t) and the configuration of its
-# `simple:blocked` implementation.
+# `blocked:<level>` implementations.
 
 from libc.stdint cimport int64_t
 from dnnl_c.core.types cimport *
@@ -19,8 +19,9 @@ cdef struct lrn_desc_t:
 cdef inline const lrn_desc_t *lrn_desc(const dnnl_primitive_desc *pd) noexcept nogil:
     return <const lrn_desc_t *>pd.desc
 
-# simple:blocked: the layout as (n, channel block, spatial) strides, the
-# tile the kernels work on, and the threads the scratchpad was sized for.
+# blocked:<level>: the layout as (n, channel block, spatial) strides, the
+# tile the kernels work on, the threads the scratchpad was sized for, and
+# the ISA level of the row kernels.
 cdef struct lrn_blocked_conf_t:
     int64_t blk
     int64_t sn
@@ -28,3 +29,4 @@ cdef struct lrn_blocked_conf_t:
     int64_t ss
     int64_t tile
     int nthr
+    dnnl_cpu_isa_t isa

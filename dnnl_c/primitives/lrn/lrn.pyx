@@ -1,7 +1,7 @@
 # The LRN primitive (oneDNN src/common/lrn.cpp and the cpu lrn list):
-# validation, then `simple:blocked` across channels directly on one layout
-# (plain or blocked on channels), and `ref:any` on any layouts through plain
-# f32 scratch. Neither keeps a workspace: backward recomputes omega from src.
+# validation, then `blocked:<level>` across channels directly on one layout
+# (plain or blocked on channels), one per ISA level of its row kernels, and
+# `ref:any` on any layouts through plain f32 scratch. Neither keeps a workspace: backward recomputes omega from src.
 
 from libc.stdio cimport snprintf
 from libc.stdint cimport int64_t, INT64_MAX
@@ -10,8 +10,10 @@ from libc.string cimport memset
 from dnnl_c.core cimport *
 from dnnl_c.primitives.reorder.reorder cimport reorder_md
 from dnnl_c.primitives.lrn.desc cimport lrn_desc_t, lrn_desc, lrn_blocked_conf_t
-from dnnl_c.kernels.lrn cimport (lrn_params_t, lrn_fwd_ref, lrn_bwd_ref, lrn_pick_tile,
-                                 lrn_tile_floats, lrn_across_fwd_tiled, lrn_across_bwd_tiled)
+from dnnl_c.kernels.lrn cimport (lrn_params_t, lrn_kernels_t, lrn_kernels_for, lrn_fwd_ref,
+                                 lrn_bwd_ref, lrn_pick_tile, lrn_tile_floats,
+                                 lrn_across_fwd_tiled, lrn_across_bwd_tiled)
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 
@@ -139,8 +141,8 @@ cdef bint same_layout(const md_t *a, const md_t *b) noexcept nogil:
     return md_equal(&x, &y)
 
 
-# -- simple:blocked: across channels, every tensor in one layout where element
-#    (n, c, s) is at n*sn + (c/blk)*sc + c%blk + s*ss
+# -- blocked:<level>: across channels, every tensor in one layout where
+#    element (n, c, s) is at n*sn + (c/blk)*sc + c%blk + s*ss
 
 cdef bint tiled_layout(const md_t *md, int64_t *blk, int64_t *sn, int64_t *sc,
                        int64_t *ss) noexcept nogil:
@@ -206,9 +208,13 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
         return fail(dnnl_unimplemented, "lrn: too many channels for tiles")
     cdef int nthr = omp_get_max_threads()
     p.tile = lrn_pick_tile(&p, nthr)
+    cdef dnnl_cpu_isa_t isa = pd_isa(pd)
+    if lrn_kernels_for(isa) == NULL:
+        return fail(dnnl_unimplemented, "lrn: this build has no row kernels for this ISA level")
     cdef lrn_blocked_conf_t *conf = <lrn_blocked_conf_t *>pd_conf(pd, sizeof(lrn_blocked_conf_t))
     if conf == NULL:
         return fail(dnnl_out_of_memory, "lrn: out of memory")
+    conf.isa = isa
     conf.blk = blk
     conf.sn = sn
     conf.sc = sc
@@ -233,12 +239,14 @@ cdef dnnl_status_t blocked_execute(const dnnl_primitive_desc *pd,
     p.tile = conf.tile
     p.nthr = conf.nthr
     cdef int dt = pd_md(pd, DNNL_ARG_SRC).data_type
+    cdef const lrn_kernels_t *uk = lrn_kernels_for(conf.isa)
     if is_fwd(pd):
-        lrn_across_fwd_tiled(&p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DST), dt,
-                             <float *>ctx.scratchpad)
+        lrn_across_fwd_tiled(uk, &p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DST),
+                             dt, <float *>ctx.scratchpad)
     else:
-        lrn_across_bwd_tiled(&p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DIFF_DST),
-                             ctx_data(ctx, DNNL_ARG_DIFF_SRC), dt, <float *>ctx.scratchpad)
+        lrn_across_bwd_tiled(uk, &p, ctx_data(ctx, DNNL_ARG_SRC),
+                             ctx_data(ctx, DNNL_ARG_DIFF_DST), ctx_data(ctx, DNNL_ARG_DIFF_SRC),
+                             dt, <float *>ctx.scratchpad)
     return dnnl_success
 
 
@@ -305,7 +313,8 @@ cdef dnnl_status_t lrn_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
 cdef primitive_kind_t lrn_kind
 lrn_kind.kind = dnnl_lrn
 lrn_kind.query = lrn_query
-impl_list_add(&lrn_kind.impls, "simple:blocked", blocked_init, blocked_execute)
+for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+    impl_list_add_isa(&lrn_kind.impls, "blocked", isa, blocked_init, blocked_execute)
 impl_list_add(&lrn_kind.impls, "ref:any", ref_init, ref_execute)
 register_kind(&lrn_kind)
 

@@ -1,0 +1,49 @@
+/* The LRN row kernels' per-level tables (see cydnnl_isa.h): what
+   kernels/lrn.pyx sees of kernels/isa/lrn_isa.c, and omega^-beta, which the
+   level-free reference computes too. */
+#ifndef CYDNNL_LRN_ISA_H
+#define CYDNNL_LRN_ISA_H
+#include <math.h>
+#include <stdint.h>
+#include "cydnnl_isa.h"
+
+/* oneDNN's fast path for beta = 0.75: omega^-3/4 from two square roots. */
+static inline float cydnnl_lrn_pow_neg(float omega, float beta) {
+    if (beta == 0.75f) {
+        float s = sqrtf(omega);
+        return 1.0f / (s * sqrtf(s));
+    }
+    return 1.0f / powf(omega, beta);
+}
+
+typedef struct {
+    /* rows x n elements from s (rows ls apart) to d (rows ld apart), f32
+       or bf16 on one side and f32 on the other: a tile's gather (in) and
+       scatter (out) */
+    void (*in_f32)(float *d, int64_t ld, const float *s, int64_t ls, int64_t rows,
+                   int64_t n);
+    void (*in_bf16)(float *d, int64_t ld, const uint16_t *s, int64_t ls, int64_t rows,
+                    int64_t n);
+    void (*out_f32)(float *d, int64_t ld, const float *s, int64_t ls, int64_t rows,
+                    int64_t n);
+    void (*out_bf16)(uint16_t *d, int64_t ld, const float *s, int64_t ls, int64_t rows,
+                     int64_t n);
+    /* forward over n flat positions: y[i] = x[i] * omega_i^-beta, x read
+       from x - h to x + n + h */
+    void (*fwd_run)(float *y, const float *x, int64_t n, int64_t h, float k, float scale,
+                    float beta);
+    /* backward, first pass: a[i] = dd[i] * omega_i^-beta (in place of dd),
+       b[i] = x[i] * a[i] / omega_i */
+    void (*bwd_run1)(float *dd, float *b, const float *x, int64_t n, int64_t h, float k,
+                     float scale, float beta);
+    /* backward, second pass: a[i] -= coef * x[i] * sum_{j=-h..h} b[i+j] */
+    void (*bwd_run2)(float *a, const float *b, const float *x, int64_t n, int64_t h,
+                     float coef);
+} cydnnl_lrn_kernels_t;
+
+CYDNNL_ISA_DECLARE(cydnnl_lrn_kernels_t, cydnnl_lrn_kernels)
+
+static inline const cydnnl_lrn_kernels_t *cydnnl_lrn_kernels_for(int level) {
+    return CYDNNL_ISA_SELECT(cydnnl_lrn_kernels, level);
+}
+#endif
