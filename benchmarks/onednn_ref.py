@@ -87,9 +87,11 @@ def open_reference():
 class OneDNN:
     """A thin handle-owning wrapper over libdnnl's C API."""
 
-    def __init__(self):
-        self.path = os.path.join(library_dir(), "libdnnl.so.3")
-        self.lib = ctypes.CDLL(self.path)
+    def __init__(self, path=None):
+        """path: a libdnnl.so.3 (default: ONEDNN_PREFIX's). Two versions may
+        be open in one process (3.2 and 3.13 were, each with its own symbols)."""
+        self.path = path or os.path.join(library_dir(), "libdnnl.so.3")
+        self.lib = ctypes.CDLL(self.path, mode=os.RTLD_LOCAL)
         self.lib.dnnl_primitive_desc_query_md.restype = P
         self.lib.dnnl_version.restype = ctypes.POINTER(version_t)
         self.engine, self.stream = P(), P()
