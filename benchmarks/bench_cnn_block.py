@@ -1,35 +1,48 @@
 """The CNN examples' block - conv 11x11/4 -> ReLU -> LRN -> max pool 3x3/2
 forward, then pool, LRN, ReLU backward and conv backward weights - timed
-primitive by primitive, cydnnl against the real oneDNN (libdnnl via ctypes),
-in f32 at batch 8 and bf16 at batch 32. Each library runs in the layouts it
-picks for `any`; user-layout reorders are left out on both sides.
+primitive by primitive, cydnnl against the real oneDNN (libdnnl via ctypes,
+see onednn_ref.py), in f32 at batch 8 and bf16 at batch 32. Each library
+runs in the layouts it picks for `any`; user-layout reorders are left out on
+both sides. The two libraries' repeats take turns, step by step.
 
-    ONEDNN_PREFIX=/tmp/onednn python benchmarks/bench_cnn_block.py
+    ONEDNN_PREFIX=/tmp/onednn32 python benchmarks/bench_cnn_block.py [--isa avx2]
+
+--json FILE also writes the results for bench_levels.py.
 """
 
 import ctypes
+import json
 
 import numpy as np
 
+import common
 import onednn_ref
-from common import median_time, table
+from common import median_times, table
 import dnnl
 from dnnl import (algorithm, convolution_backward_weights, convolution_forward,
                   eltwise_backward, eltwise_forward, engine, lrn_backward, lrn_forward, memory,
                   pooling_backward, pooling_forward, prop_kind, stream)
 
 tag, dt = memory.format_tag, memory.data_type
-A = dnnl
 STEPS = ["conv fwd", "relu fwd", "lrn fwd", "pool fwd", "pool bwd", "lrn bwd", "relu bwd",
          "conv bwd weights"]
+CASES = [("f32", 8, dt.f32), ("bf16", 32, dt.bf16)]
+# dnnl_query_*_md
+Q_SRC, Q_DIFF_SRC, Q_WEI, Q_DIFF_WEI, Q_DST, Q_DIFF_DST, Q_WS = 129, 130, 131, 132, 133, 134, 135
+LRN = (ctypes.c_int64(5), ctypes.c_float(1e-4), ctypes.c_float(0.75), ctypes.c_float(1.0))
+
+
+def shapes(mb):
+    """src, weights, bias, conv dst, pool dst."""
+    return [mb, 3, 227, 227], [96, 3, 11, 11], [96], [mb, 96, 55, 55], [mb, 96, 27, 27]
 
 
 def ours(dtype, mb):
+    """cydnnl's steps: a list of (runner, implementation name)."""
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     anyd = lambda dims, d=dtype: memory.desc(dims, d, tag.any)  # noqa: E731
-    src, wei, bias, cdst = [mb, 3, 227, 227], [96, 3, 11, 11], [96], [mb, 96, 55, 55]
-    pdst = [mb, 96, 27, 27]
+    src, wei, bias, cdst, pdst = shapes(mb)
     conv = convolution_forward.primitive_desc(eng, prop_kind.forward, algorithm.convolution_direct,
                                               anyd(src), anyd(wei), anyd(bias), anyd(cdst),
                                               [4, 4], [0, 0], [0, 0])
@@ -58,16 +71,16 @@ def ours(dtype, mb):
         return m
     S, W, B, D = dnnl.DNNL_ARG_SRC, dnnl.DNNL_ARG_WEIGHTS, dnnl.DNNL_ARG_BIAS, dnnl.DNNL_ARG_DST
     DS, DD, WS = dnnl.DNNL_ARG_DIFF_SRC, dnnl.DNNL_ARG_DIFF_DST, dnnl.DNNL_ARG_WORKSPACE
+    lrn_ws, pool_ws = mem(lrn.workspace_desc()), mem(pool.workspace_desc())
     plan = [(convolution_forward, conv, {S: conv.src_desc(), W: conv.weights_desc(),
                                          B: conv.bias_desc(), D: conv.dst_desc()}),
             (eltwise_forward, relu, {S: relu.src_desc(), D: relu.dst_desc()}),
-            (lrn_forward, lrn, {S: lrn.src_desc(), D: lrn.dst_desc(), WS: lrn.workspace_desc()}),
-            (pooling_forward, pool, {S: pool.src_desc(), D: pool.dst_desc(),
-                                     WS: pool.workspace_desc()}),
+            (lrn_forward, lrn, {S: lrn.src_desc(), D: lrn.dst_desc(), WS: lrn_ws}),
+            (pooling_forward, pool, {S: pool.src_desc(), D: pool.dst_desc(), WS: pool_ws}),
             (pooling_backward, pool_b, {DD: pool_b.diff_dst_desc(), DS: pool_b.diff_src_desc(),
-                                        WS: pool.workspace_desc()}),
+                                        WS: pool_ws}),
             (lrn_backward, lrn_b, {S: lrn.src_desc(), DD: lrn_b.diff_dst_desc(),
-                                   DS: lrn_b.diff_src_desc(), WS: lrn.workspace_desc()}),
+                                   DS: lrn_b.diff_src_desc(), WS: lrn_ws}),
             (eltwise_backward, relu_b, {S: conv.dst_desc(), DD: relu_b.diff_dst_desc(),
                                         DS: relu_b.diff_src_desc()}),
             (convolution_backward_weights, conv_b,
@@ -76,83 +89,146 @@ def ours(dtype, mb):
               dnnl.DNNL_ARG_DIFF_BIAS: conv_b.diff_bias_desc()})]
     out = []
     for cls, pd, descs in plan:
-        args = {k: mem(v) for k, v in descs.items()}
+        args = {k: v if isinstance(v, memory) else mem(v) for k, v in descs.items()}
         p = cls(pd)
-        out.append((median_time(lambda: p.execute(s, args), repeat=7), pd.impl_info_str()))
+        out.append(((lambda p=p, args=args: p.execute(s, args)), pd.impl_info_str()))
     return out
 
 
 def reference(lib, dtype, mb):
+    """oneDNN's steps: (runner, implementation name) each, or None where
+    oneDNN answers unimplemented (or a step it needs does)."""
     L, P, dims = lib.lib, onednn_ref.P, onednn_ref.dims_t
-    F = ctypes.c_float
-    anyd = lambda d, t=int(dtype): lib.md(d, t, 1)  # noqa: E731
-    src, wei, bias, cdst = [mb, 3, 227, 227], [96, 3, 11, 11], [96], [mb, 96, 55, 55]
-    pdst = [mb, 96, 27, 27]
-    pds = [P() for _ in range(8)]
-    conv, relu, lrn, pool, pool_b, lrn_b, relu_b, conv_b = pds
-    ck = lib.check
-    q = lib.query_md
-    ck(L.dnnl_convolution_forward_primitive_desc_create(
-        ctypes.byref(conv), lib.engine, 64, 1, anyd(src), anyd(wei), anyd(bias), anyd(cdst),
-        dims(4, 4), None, dims(0, 0), dims(0, 0), None), "conv")
-    cd = q(conv, 133)
-    ck(L.dnnl_eltwise_forward_primitive_desc_create(ctypes.byref(relu), lib.engine, 64, 0x20,
-                                                    cd, cd, F(0), F(0), None), "relu")
-    ck(L.dnnl_lrn_forward_primitive_desc_create(ctypes.byref(lrn), lib.engine, 64, 0xaff, cd, cd,
-                                                5, F(1e-4), F(0.75), F(1.0), None), "lrn")
-    ck(L.dnnl_pooling_forward_primitive_desc_create(
-        ctypes.byref(pool), lib.engine, 64, 0x1ff, cd, anyd(pdst), dims(2, 2), dims(3, 3),
-        dims(0, 0), dims(0, 0), dims(0, 0), None), "pool")
-    ck(L.dnnl_pooling_backward_primitive_desc_create(
-        ctypes.byref(pool_b), lib.engine, 0x1ff, anyd(cdst), anyd(pdst), dims(2, 2), dims(3, 3),
-        dims(0, 0), dims(0, 0), dims(0, 0), pool, None), "pool bwd")
-    ck(L.dnnl_lrn_backward_primitive_desc_create(
-        ctypes.byref(lrn_b), lib.engine, 0xaff, anyd(cdst), anyd(cdst), cd, 5, F(1e-4), F(0.75),
-        F(1.0), lrn, None), "lrn bwd")
-    ck(L.dnnl_eltwise_backward_primitive_desc_create(
-        ctypes.byref(relu_b), lib.engine, 0x20, anyd(cdst), anyd(cdst), cd, F(0), F(0), relu,
-        None), "relu bwd")
-    ck(L.dnnl_convolution_backward_weights_primitive_desc_create(
-        ctypes.byref(conv_b), lib.engine, 1, anyd(src), anyd(wei), anyd(bias, 3), anyd(cdst),
-        dims(4, 4), None, dims(0, 0), dims(0, 0), conv, None), "conv bwd")
-    lrn_ws, pool_ws = lib.memory(q(lrn, 135)), lib.memory(q(pool, 135))
-    m = lambda pd, what, i=0: lib.memory(q(pd, what, i))  # noqa: E731
-    plan = [(conv, {1: m(conv, 129), 33: m(conv, 131), 41: m(conv, 131, 1), 17: m(conv, 133)}),
-            (relu, {1: m(relu, 129), 17: m(relu, 133)}),
-            (lrn, {1: m(lrn, 129), 17: m(lrn, 133), 64: lrn_ws}),
-            (pool, {1: m(pool, 129), 17: m(pool, 133), 64: pool_ws}),
-            (pool_b, {145: m(pool_b, 134), 129: m(pool_b, 130), 64: pool_ws}),
-            (lrn_b, {1: m(lrn, 129), 145: m(lrn_b, 134), 129: m(lrn_b, 130), 64: lrn_ws}),
-            (relu_b, {1: m(conv, 133), 145: m(relu_b, 134), 129: m(relu_b, 130)}),
-            (conv_b, {1: m(conv_b, 129), 145: m(conv_b, 134), 161: m(conv_b, 132),
-                      169: m(conv_b, 132, 1)})]
+    zero = ctypes.c_float(0)
+    anyd = lambda d, t=int(dtype): lib.md(d, t, int(tag.any))  # noqa: E731
+    src, wei, bias, cdst, pdst = shapes(mb)
+    pds = {}
+
+    def create(name, needs, fn):
+        """pds[name]: the pd fn creates, None if unimplemented or a pd it
+        needs is missing."""
+        pd = None
+        if all(pds.get(n) is not None for n in needs):
+            pd = P()
+            try:
+                lib.check(fn(ctypes.byref(pd)), name)
+            except onednn_ref.Unimplemented:
+                pd = None
+        pds[name] = pd
+        return pd
+    conv = create("conv fwd", [], lambda r: L.dnnl_convolution_forward_primitive_desc_create(
+        r, lib.engine, int(prop_kind.forward), int(algorithm.convolution_direct), anyd(src),
+        anyd(wei), anyd(bias), anyd(cdst), dims(4, 4), None, dims(0, 0), dims(0, 0), None))
+    if conv is not None:
+        cd = lib.query_md(conv, Q_DST)
+    else:
+        # Without a convolution the chain runs on the blocked layout oneDNN's
+        # convolution would have chosen at this level.
+        blocked = tag.nChw16c if lib.effective_isa() >= int(dnnl.cpu_isa.avx512_core) \
+            else tag.nChw8c
+        cd = lib.md(cdst, int(dtype), int(blocked))
+    relu = create("relu fwd", [], lambda r: L.dnnl_eltwise_forward_primitive_desc_create(
+        r, lib.engine, int(prop_kind.forward), int(algorithm.eltwise_relu), cd, cd, zero, zero,
+        None))
+    lrn = create("lrn fwd", [], lambda r: L.dnnl_lrn_forward_primitive_desc_create(
+        r, lib.engine, int(prop_kind.forward), int(algorithm.lrn_across_channels), cd, cd, *LRN,
+        None))
+    pool = create("pool fwd", [], lambda r: L.dnnl_pooling_forward_primitive_desc_create(
+        r, lib.engine, int(prop_kind.forward), int(algorithm.pooling_max), cd, anyd(pdst),
+        dims(2, 2), dims(3, 3), dims(0, 0), dims(0, 0), dims(0, 0), None))
+    create("pool bwd", ["pool fwd"], lambda r: L.dnnl_pooling_backward_primitive_desc_create(
+        r, lib.engine, int(algorithm.pooling_max), anyd(cdst), anyd(pdst), dims(2, 2),
+        dims(3, 3), dims(0, 0), dims(0, 0), dims(0, 0), pool, None))
+    create("lrn bwd", ["lrn fwd"], lambda r: L.dnnl_lrn_backward_primitive_desc_create(
+        r, lib.engine, int(algorithm.lrn_across_channels), anyd(cdst), anyd(cdst), cd, *LRN,
+        lrn, None))
+    create("relu bwd", ["relu fwd"], lambda r: L.dnnl_eltwise_backward_primitive_desc_create(
+        r, lib.engine, int(algorithm.eltwise_relu), anyd(cdst), anyd(cdst), cd, zero, zero,
+        relu, None))
+    create("conv bwd weights", ["conv fwd"],
+           lambda r: L.dnnl_convolution_backward_weights_primitive_desc_create(
+               r, lib.engine, int(algorithm.convolution_direct), anyd(src), anyd(wei),
+               anyd(bias, int(dt.f32)), anyd(cdst), dims(4, 4), None, dims(0, 0), dims(0, 0),
+               conv, None))
+    m = lambda pd, what, i=0: lib.memory(lib.query_md(pd, what, i))  # noqa: E731
+    rng = np.random.default_rng(0)
+    # inputs hold data, as ours do (outputs and workspaces are written first)
+    data = lambda md: lib.filled_memory(md, int(dtype), rng)  # noqa: E731
+    x = lambda pd, what, i=0: data(lib.query_md(pd, what, i))  # noqa: E731
+    ws = {n: m(pds[n], Q_WS) for n in ("lrn fwd", "pool fwd") if pds[n] is not None}
+    S, D, W, B, DS, DD, WS = 1, 17, 33, 41, 129, 145, 64
+    args = {
+        "conv fwd": lambda pd: {S: x(pd, Q_SRC), W: x(pd, Q_WEI), B: x(pd, Q_WEI, 1),
+                                D: m(pd, Q_DST)},
+        "relu fwd": lambda pd: {S: x(pd, Q_SRC), D: m(pd, Q_DST)},
+        "lrn fwd": lambda pd: {S: x(pd, Q_SRC), D: m(pd, Q_DST), WS: ws["lrn fwd"]},
+        "pool fwd": lambda pd: {S: x(pd, Q_SRC), D: m(pd, Q_DST), WS: ws["pool fwd"]},
+        "pool bwd": lambda pd: {DD: x(pd, Q_DIFF_DST), DS: m(pd, Q_DIFF_SRC),
+                                WS: ws["pool fwd"]},
+        "lrn bwd": lambda pd: {S: data(cd), DD: x(pd, Q_DIFF_DST), DS: m(pd, Q_DIFF_SRC),
+                               WS: ws["lrn fwd"]},
+        "relu bwd": lambda pd: {S: data(cd), DD: x(pd, Q_DIFF_DST), DS: m(pd, Q_DIFF_SRC)},
+        "conv bwd weights": lambda pd: {S: x(pd, Q_SRC), DD: x(pd, Q_DIFF_DST),
+                                        161: m(pd, Q_DIFF_WEI), 169: m(pd, Q_DIFF_WEI, 1)},
+    }
     out = []
-    for pd, args in plan:
-        out.append((median_time(lib.runner(lib.primitive(pd), args), repeat=7), lib.impl(pd)))
+    for step in STEPS:
+        pd = pds[step]
+        out.append(None if pd is None else
+                   (lib.runner(lib.primitive(pd), args[step](pd)), lib.impl(pd)))
     return out
 
 
+def measure(lib, dtype, mb, repeat, warmup):
+    """One record per step: our and oneDNN's median ms and implementation
+    names (None where oneDNN has no implementation or is not configured)."""
+    mine = ours(dtype, mb)
+    ref = reference(lib, dtype, mb) if lib is not None else [None] * len(STEPS)
+    records = []
+    for step, (run, impl), r in zip(STEPS, mine, ref):
+        fns = [run] + ([r[0]] if r else [])
+        times = median_times(fns, repeat, warmup)
+        records.append({"step": step, "ours_ms": times[0] * 1e3, "ours_impl": impl,
+                        "onednn_ms": times[1] * 1e3 if r else None,
+                        "onednn_impl": r[1] if r else None})
+    return records
+
+
+def print_case(name, mb, records, configured):
+    rows = []
+    for rec in records:
+        ref = rec["onednn_ms"]
+        rows.append([rec["step"], rec["ours_impl"], "%.2f" % rec["ours_ms"],
+                     "%.2f (%s)" % (ref, rec["onednn_impl"]) if ref is not None else
+                     ("unimpl" if configured else "-"),
+                     "%.2fx" % (ref / rec["ours_ms"]) if ref is not None else "-"])
+    total = sum(r["ours_ms"] for r in records)
+    refs = [r["onednn_ms"] for r in records]
+    complete = all(t is not None for t in refs)
+    rows.append(["iteration", "", "%.2f" % total, "%.2f" % sum(refs) if complete else "-",
+                 "%.2fx" % (sum(refs) / total) if complete else "-"])
+    print("%s, batch %d" % (name, mb))
+    table(rows, ["step", "impl", "ms", "oneDNN ms (impl)", "vs oneDNN"])
+    print()
+
+
 def main():
-    lib = onednn_ref.open_reference()
-    for name, mb, dtype in (("f32", 8, dt.f32), ("bf16", 32, dt.bf16)):
-        mine = ours(dtype, mb)
-        ref = reference(lib, dtype, mb) if lib is not None else None
-        rows = []
-        for i, step in enumerate(STEPS):
-            t, impl = mine[i]
-            r = ref[i] if ref else None
-            rows.append([step, impl, "%.2f" % (t * 1e3),
-                         "%.2f (%s)" % (r[0] * 1e3, r[1]) if r else "-",
-                         "%.2fx" % (r[0] / t) if r else "-"])
-        total = sum(t for t, _ in mine)
-        rtotal = sum(t for t, _ in ref) if ref else None
-        rows.append(["iteration", "", "%.2f" % (total * 1e3),
-                     "%.2f" % (rtotal * 1e3) if ref else "-",
-                     "%.2fx" % (rtotal / total) if ref else "-"])
-        print("%s, batch %d" % (name, mb))
-        table(rows, ["step", "impl", "ms", "oneDNN ms (impl)", "vs oneDNN"])
-        print()
-    print("'vs oneDNN': how many times faster cydnnl is (>1 = faster); medians.")
+    args, lib = common.start(
+        __doc__.split("\n\n")[0],
+        extra=lambda p: p.add_argument("--json", help="also write the results to this file"))
+    results = {"isa_limit": args.isa, "ours_isa": dnnl.get_effective_cpu_isa().name,
+               "onednn_version": lib.version() if lib else None,
+               "onednn_isa": common.isa_name(lib.effective_isa()) if lib else None,
+               "cases": {}}
+    for name, mb, dtype in CASES:
+        records = measure(lib, dtype, mb, args.repeat, args.warmup)
+        results["cases"]["%s mb%d" % (name, mb)] = records
+        print_case(name, mb, records, lib is not None)
+    print("'vs oneDNN': oneDNN's time / ours (>1 = cydnnl faster); medians of %d "
+          "interleaved repeats after %d warm-up runs." % (args.repeat, args.warmup))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 cydnnl against the real oneDNN (libdnnl through ctypes, see onednn_ref.py),
 forward_training and backward, on nChw8c and nChw16c, measured in one run.
 
-    ONEDNN_PREFIX=/tmp/onednn python benchmarks/bench_lrn.py
+    ONEDNN_PREFIX=/tmp/onednn32 python benchmarks/bench_lrn.py [--isa avx2]
 """
 
 import ctypes
@@ -10,6 +10,7 @@ import ctypes
 import numpy as np
 
 import onednn_ref
+import common
 from common import median_time, table
 from dnnl import (DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_DST, DNNL_ARG_SRC,
                   DNNL_ARG_WORKSPACE, algorithm, engine, lrn_backward, lrn_forward, memory,
@@ -54,7 +55,8 @@ def onednn_lrn(ref, dims, data_type, layout, src_bytes, dd_bytes):
 
 
 def main():
-    ref = onednn_ref.open_reference()
+    args, ref = common.start(__doc__.split("\n\n")[0])
+    times = dict(repeat=args.repeat, warmup=args.warmup)
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rows = []
@@ -73,24 +75,30 @@ def main():
             bpd = lrn_backward.primitive_desc(eng, algorithm.lrn_across_channels, md, md, md,
                                               LS, ALPHA, BETA, K, fpd)
             fwd, bwd = lrn_forward(fpd), lrn_backward(bpd)
-            ours_f = median_time(lambda: fwd.execute(s, {DNNL_ARG_SRC: src, DNNL_ARG_DST: dst}))
+            ours_f = median_time(lambda: fwd.execute(s, {DNNL_ARG_SRC: src, DNNL_ARG_DST: dst}),
+                                 **times)
             ours_b = median_time(lambda: bwd.execute(s, {DNNL_ARG_SRC: src,
                                                          DNNL_ARG_DIFF_DST: diff_dst,
-                                                         DNNL_ARG_DIFF_SRC: diff_src}))
+                                                         DNNL_ARG_DIFF_SRC: diff_src}),
+                                 **times)
             ref_f = ref_b = None
             impls = ("-", "-")
             if ref is not None:
-                rf, rb, impls = onednn_lrn(ref, dims, data_type, layout,
-                                           np.frombuffer(src.get_data_handle(), np.uint8),
-                                           np.frombuffer(diff_dst.get_data_handle(), np.uint8))
-                ref_f, ref_b = median_time(rf), median_time(rb)
+                try:
+                    rf, rb, impls = onednn_lrn(
+                        ref, dims, data_type, layout,
+                        np.frombuffer(src.get_data_handle(), np.uint8),
+                        np.frombuffer(diff_dst.get_data_handle(), np.uint8))
+                    ref_f, ref_b = median_time(rf, **times), median_time(rb, **times)
+                except onednn_ref.Unimplemented:
+                    impls = ("unimpl", "unimpl")
             for direction, ours, theirs, impl, their_impl in [
                     ("forward", ours_f, ref_f, fpd.impl_info_str(), impls[0]),
                     ("backward", ours_b, ref_b, bpd.impl_info_str(), impls[1])]:
                 gbs = (md.get_size() * (2 if direction == "forward" else 3)) / ours / 1e9
                 rows.append([name, "%s %s" % (layout.name, data_type.name), direction, impl,
                              "%.2f" % (ours * 1e3), "%.1f" % gbs,
-                             "%.2f (%s)" % (theirs * 1e3, their_impl) if theirs else "-",
+                             "%.2f (%s)" % (theirs * 1e3, their_impl) if theirs else their_impl,
                              "%.2fx" % (theirs / ours) if theirs else "-"])
     table(rows, ["shape", "layout", "direction", "impl", "ms", "GB/s", "oneDNN ms",
                  "vs oneDNN"])

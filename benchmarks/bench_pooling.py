@@ -2,7 +2,7 @@
 forward_training and backward on channel-blocked layouts: cydnnl against the
 real oneDNN (libdnnl through ctypes, see onednn_ref.py), measured in one run.
 
-    ONEDNN_PREFIX=/tmp/onednn python benchmarks/bench_pooling.py
+    ONEDNN_PREFIX=/tmp/onednn32 python benchmarks/bench_pooling.py [--isa avx2]
 """
 
 import ctypes
@@ -10,6 +10,7 @@ import ctypes
 import numpy as np
 
 import onednn_ref
+import common
 from common import median_time, table
 from dnnl import (DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_DST, DNNL_ARG_SRC,
                   DNNL_ARG_WORKSPACE, algorithm, engine, memory, pooling_backward,
@@ -45,7 +46,8 @@ def ref_pds(lib, src_dims, dst_dims, data_type, layout):
 
 
 def main():
-    ref_lib = onednn_ref.open_reference()
+    args, ref_lib = common.start(__doc__.split("\n\n")[0])
+    times = dict(repeat=args.repeat, warmup=args.warmup)
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rng = np.random.default_rng(0)
@@ -72,11 +74,15 @@ def main():
             fargs = {DNNL_ARG_SRC: src, DNNL_ARG_DST: dst, DNNL_ARG_WORKSPACE: ws}
             bargs = {DNNL_ARG_DIFF_DST: diff_dst, DNNL_ARG_DIFF_SRC: diff_src,
                      DNNL_ARG_WORKSPACE: ws}
-            ours = [median_time(lambda: fwd.execute(s, fargs)),
-                    median_time(lambda: bwd.execute(s, bargs))]
+            ours = [median_time(lambda: fwd.execute(s, fargs), **times),
+                    median_time(lambda: bwd.execute(s, bargs), **times)]
             refs, impls = [None, None], ["-", "-"]
-            if ref_lib is not None:
-                r_fwd, r_bwd = ref_pds(ref_lib, src_dims, dst_dims, data_type, layout)
+            try:
+                r_fwd, r_bwd = ref_pds(ref_lib, src_dims, dst_dims, data_type, layout) \
+                    if ref_lib is not None else (None, None)
+            except onednn_ref.Unimplemented:
+                r_fwd, impls = None, ["unimpl", "unimpl"]
+            if r_fwd is not None:
                 impls = [ref_lib.impl(r_fwd), ref_lib.impl(r_bwd)]
                 r_ws = ref_lib.memory(ref_lib.query_md(r_fwd, Q_WS))
                 run_f = ref_lib.runner(ref_lib.primitive(r_fwd), {
@@ -86,12 +92,12 @@ def main():
                     145: ref_lib.memory(ref_lib.query_md(r_bwd, Q_DIFF_DST), raw(diff_dst)),
                     129: ref_lib.memory(ref_lib.query_md(r_bwd, Q_DIFF_SRC)), 64: r_ws})
                 run_f()
-                refs = [median_time(run_f), median_time(run_b)]
+                refs = [median_time(run_f, **times), median_time(run_b, **times)]
             for i, direction in enumerate(("forward_training", "backward")):
                 pd = fpd if i == 0 else bpd
                 rows.append([name, data_type.name, layout.name, direction, pd.impl_info_str(),
                              "%.3f" % (ours[i] * 1e3),
-                             "%.3f (%s)" % (refs[i] * 1e3, impls[i]) if refs[i] else "-",
+                             "%.3f (%s)" % (refs[i] * 1e3, impls[i]) if refs[i] else impls[i],
                              "%.2fx" % (refs[i] / ours[i]) if refs[i] else "-"])
     table(rows, ["shape", "dt", "layout", "direction", "impl", "ms", "oneDNN ms", "vs oneDNN"])
     print("\n'vs oneDNN': how many times faster cydnnl is (>1 = faster); medians of repeated "

@@ -2,12 +2,12 @@
 ctypes, see onednn_ref.py) and NumPy (a transpose into the blocked layout),
 measured in one run.
 
-    ONEDNN_PREFIX=/tmp/onednn python benchmarks/bench_reorder.py
+    ONEDNN_PREFIX=/tmp/onednn32 python benchmarks/bench_reorder.py [--isa avx2]
 """
 
 import numpy as np
 
-import onednn_ref
+import common
 from common import median_time, table
 from dnnl import engine, memory, reorder, stream
 
@@ -18,7 +18,8 @@ SHAPES = [("alexnet conv1 src mb32", [32, 3, 227, 227]),
 
 
 def main():
-    ref_lib = onednn_ref.open_reference()
+    args, ref_lib = common.start(__doc__.split("\n\n")[0])
+    times = dict(repeat=args.repeat, warmup=args.warmup)
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rows = []
@@ -32,7 +33,7 @@ def main():
             src.write(a)
             dst = memory(memory.desc(dims, ddt, dtag), eng)
             r = reorder(src, dst)
-            ours = median_time(lambda: r.execute(s, src, dst))
+            ours = median_time(lambda: r.execute(s, src, dst), **times)
             ref = ref_impl = None
             if ref_lib is not None:
                 r_src_md = ref_lib.md(dims, int(sdt), int(stag))
@@ -41,7 +42,8 @@ def main():
                 r_dst = ref_lib.memory(r_dst_md)
                 r_pd = ref_lib.reorder_pd(r_src_md, r_dst_md)
                 ref_impl = ref_lib.impl(r_pd)
-                ref = median_time(ref_lib.runner(ref_lib.primitive(r_pd), {1: r_src, 17: r_dst}))
+                ref = median_time(ref_lib.runner(ref_lib.primitive(r_pd), {1: r_src, 17: r_dst}),
+                                  **times)
             np_time = None
             if stag == tag.nchw and dtag in (tag.nChw16c, tag.nChw8c) and ddt == dt.f32:
                 blk = 16 if dtag == tag.nChw16c else 8
@@ -52,7 +54,7 @@ def main():
                     padded[:, :ch] = a
                     return np.ascontiguousarray(
                         padded.reshape(n, -1, blk, h, w).transpose(0, 1, 3, 4, 2))
-                np_time = median_time(numpy_reorder, repeat=5)
+                np_time = median_time(numpy_reorder, **times)
             gbs = (a.nbytes + dst.get_desc().get_size()) / ours / 1e9
             rows.append([name, "%s %s -> %s %s" % (stag.name, sdt.name, dtag.name, ddt.name),
                          r.get_primitive_desc() and

@@ -1,40 +1,72 @@
 """The real oneDNN, for benchmarks: its C API through ctypes.
 
-Install it once beside the project (PyPI's `onednn` wheel ships libdnnl.so,
-oneDNN v3.13, built with a SYCL CPU runtime):
+The reference is oneDNN v3.2 with the OpenMP runtime (PyPI's
+`onednn-cpu-gomp` 2023.2.0; `onednn-devel-cpu-gomp` adds the headers). Install
+it once in a venv of its own, never into the project's environment, and point
+ONEDNN_PREFIX at the venv (its lib/ holds libdnnl.so.3):
 
-    python -m venv /tmp/onednn && /tmp/onednn/bin/pip install onednn
-    ONEDNN_PREFIX=/tmp/onednn python benchmarks/bench_reorder.py
+    python -m venv /tmp/onednn32
+    /tmp/onednn32/bin/pip install onednn-cpu-gomp==2023.2.0 onednn-devel-cpu-gomp==2023.2.0
+    ONEDNN_PREFIX=/tmp/onednn32 python benchmarks/bench_cnn_block.py
 
-The library needs its runtime libraries on LD_LIBRARY_PATH and the OpenCL
-CPU driver named in OCL_ICD_FILENAMES; `ensure_environment()` sets both and
-re-executes the script when they are missing.
+PyPI's `onednn` wheel (v3.13, SYCL CPU runtime) works the same way
+(ONEDNN_PREFIX=/tmp/onednn). It needs its runtime libraries on
+LD_LIBRARY_PATH and the OpenCL CPU driver named in OCL_ICD_FILENAMES;
+`ensure_environment()` sets both and re-executes the script when they are
+missing. The 3.2 OpenMP build needs only the system's libgomp, the OpenMP
+runtime cydnnl uses too, so both libraries share one thread pool.
+
+The functions and enum values used here (primitive descriptor creation for
+convolution, eltwise, LRN, pooling and reorder, queries, memory, ISA
+controls, format tags) have the same signatures and numbers in the 3.2 and
+3.13 headers.
 """
 
 import ctypes
 import os
 import sys
 
+import numpy as np
+
 P = ctypes.c_void_p
 dims_t = ctypes.c_int64 * 12
+UNIMPLEMENTED = 3  # dnnl_unimplemented
+BF16, F32 = 2, 3  # dnnl_data_type_t
+RUNTIMES = {1: "sequential", 2: "OpenMP", 4: "TBB", 8: "threadpool", 512: "SYCL"}
 
 
 class exec_arg_t(ctypes.Structure):
     _fields_ = [("arg", ctypes.c_int), ("memory", P)]
 
 
+class version_t(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_int), ("minor", ctypes.c_int),
+                ("patch", ctypes.c_int), ("hash", ctypes.c_char_p),
+                ("cpu_runtime", ctypes.c_uint), ("gpu_runtime", ctypes.c_uint)]
+
+
+class Unimplemented(RuntimeError):
+    """oneDNN answered dnnl_unimplemented (no implementation at this ISA
+    level, data type or layout)."""
+
+
 def prefix():
     return os.environ.get("ONEDNN_PREFIX", "")
 
 
+def library_dir():
+    return os.path.join(prefix(), "lib")
+
+
 def ensure_environment():
-    """Re-executes the current script with the variables libdnnl needs;
-    returns False when no oneDNN installation is configured."""
+    """Re-executes the current script with the variables a SYCL build of
+    libdnnl needs; returns False when no oneDNN installation is configured."""
     p = prefix()
-    if not p or not os.path.exists(os.path.join(p, "lib", "libdnnl.so.3")):
+    if not p or not os.path.exists(os.path.join(library_dir(), "libdnnl.so.3")):
         return False
-    lib = os.path.join(p, "lib")
-    if lib not in os.environ.get("LD_LIBRARY_PATH", "").split(":"):
+    lib = library_dir()
+    sycl = os.path.exists(os.path.join(lib, "libintelocl.so"))
+    if sycl and lib not in os.environ.get("LD_LIBRARY_PATH", "").split(":"):
         env = dict(os.environ)
         env["LD_LIBRARY_PATH"] = lib + ":" + env.get("LD_LIBRARY_PATH", "")
         env["OCL_ICD_FILENAMES"] = os.path.join(lib, "libintelocl.so")
@@ -48,16 +80,20 @@ def open_reference():
     if not ensure_environment():
         return None
     lib = OneDNN()
-    print("reference: oneDNN %s (libdnnl via ctypes)\n" % lib.version())
+    print("reference: oneDNN %s (%s via ctypes)" % (lib.version(), lib.path))
     return lib
 
 
 class OneDNN:
     """A thin handle-owning wrapper over libdnnl's C API."""
 
-    def __init__(self):
-        self.lib = ctypes.CDLL(os.path.join(prefix(), "lib", "libdnnl.so.3"))
+    def __init__(self, path=None):
+        """path: a libdnnl.so.3 (default: ONEDNN_PREFIX's). Two versions may
+        be open in one process (3.2 and 3.13 were, each with its own symbols)."""
+        self.path = path or os.path.join(library_dir(), "libdnnl.so.3")
+        self.lib = ctypes.CDLL(self.path, mode=os.RTLD_LOCAL)
         self.lib.dnnl_primitive_desc_query_md.restype = P
+        self.lib.dnnl_version.restype = ctypes.POINTER(version_t)
         self.engine, self.stream = P(), P()
         self.check(self.lib.dnnl_engine_create(ctypes.byref(self.engine), 1, 0), "engine")
         self.check(self.lib.dnnl_stream_create(ctypes.byref(self.stream), self.engine, 1),
@@ -65,16 +101,19 @@ class OneDNN:
         self._keep = []
 
     def version(self):
-        class V(ctypes.Structure):
-            _fields_ = [("major", ctypes.c_int), ("minor", ctypes.c_int),
-                        ("patch", ctypes.c_int), ("hash", ctypes.c_char_p),
-                        ("cpu_runtime", ctypes.c_uint), ("gpu_runtime", ctypes.c_uint)]
-        self.lib.dnnl_version.restype = ctypes.POINTER(V)
+        """"3.2.0 (OpenMP)": dnnl_version() and its CPU runtime."""
         v = self.lib.dnnl_version().contents
-        return "%d.%d.%d" % (v.major, v.minor, v.patch)
+        return "%d.%d.%d (%s)" % (v.major, v.minor, v.patch,
+                                  RUNTIMES.get(v.cpu_runtime, "runtime %d" % v.cpu_runtime))
+
+    def effective_isa(self):
+        """dnnl_get_effective_cpu_isa(): a dnnl_cpu_isa_t value (fixes the limit)."""
+        return self.lib.dnnl_get_effective_cpu_isa()
 
     @staticmethod
     def check(status, what):
+        if status == UNIMPLEMENTED:
+            raise Unimplemented("oneDNN: %s is unimplemented" % what)
         if status != 0:
             raise RuntimeError("oneDNN: %s failed with status %d" % (what, status))
 
@@ -92,6 +131,19 @@ class OneDNN:
         self.check(self.lib.dnnl_memory_create(ctypes.byref(m), md, self.engine, handle),
                    "memory")
         return m
+
+    def filled_memory(self, md, data_type, rng):
+        """A memory holding uniform values in [0.1, 1) (f32, or bf16 as the
+        top halves of f32), like the inputs the benchmarks give cydnnl."""
+        self.lib.dnnl_memory_desc_get_size.restype = ctypes.c_size_t
+        size = self.lib.dnnl_memory_desc_get_size(md)
+        values = rng.uniform(0.1, 1, size // 4 if data_type == F32 else size // 2)
+        values = values.astype(np.float32)
+        if data_type == BF16:
+            values = (values.view(np.uint32) >> 16).astype(np.uint16)
+        elif data_type != F32:
+            raise ValueError("filled_memory: f32 or bf16 only")
+        return self.memory(md, values)
 
     def query_md(self, pd, what, index=0):
         return P(self.lib.dnnl_primitive_desc_query_md(pd, what, index))
