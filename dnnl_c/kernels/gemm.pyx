@@ -300,6 +300,23 @@ cdef void taps_by_pixels(const gemm_operand_t *o, int64_t origin, const int64_t 
                 out[t * ld + i] = f[base + i * step]
 
 
+cdef void pixel_runs(const gemm_operand_t *o, int64_t pix0, int64_t npix, int64_t t0,
+                     int64_t ntaps, const int64_t *toff, float *out, int64_t ld) noexcept nogil:
+    """out[t * ld + i] = P[pix0 + i, t0 + t] (toff: taps t0 ...), by runs
+    along output rows: a run whose windows are inside src at once."""
+    cdef int64_t i = 0, q, seg, org
+    while i < npix:
+        seg = o.geom.ow - (pix0 + i) % o.geom.ow
+        if seg > npix - i:
+            seg = npix - i
+        if run_inside(o.geom, pix0 + i, seg, &org):
+            taps_by_pixels(o, org, toff, ntaps, seg, out + i, ld)
+        else:
+            for q in range(seg):
+                patch_row(o, pix0 + i + q, t0, ntaps, out + i + q, ld)
+        i += seg
+
+
 cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, const int64_t *toff,
                          int64_t ntaps, int64_t npix, float *out, int64_t ld) noexcept nogil:
     """out[p * ld + j] = P[pix0 + p, t0 + j] (toff: taps t0 ...)."""
@@ -342,7 +359,7 @@ cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, cons
 cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
                  float *ap, int64_t MR) noexcept nogil:
     """op(A)[i0:i0+mc, p0:p0+kc] into MR-row panels, zero rows past mc."""
-    cdef int64_t t, r0, i, p, rows, org
+    cdef int64_t t, r0, i, p, rows
     cdef int64_t toff[KC]
     if a.kind == OPND_PATCHES and a.trans == b'N':
         tap_offsets(a.geom, p0, kc, toff)
@@ -350,11 +367,8 @@ cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, in
         r0 = i0 + t * MR
         rows = i0 + mc - r0 if i0 + mc - r0 < MR else MR
         if a.kind == OPND_PATCHES:
-            if a.trans == b'N' and run_inside(a.geom, r0, rows, &org):
-                taps_by_pixels(a, org, toff, kc, rows, ap, MR)
-            elif a.trans == b'N':
-                for i in range(rows):
-                    patch_row(a, r0 + i, p0, kc, ap + i, MR)
+            if a.trans == b'N':
+                pixel_runs(a, r0, rows, p0, kc, toff, ap, MR)
             else:       # rows are taps r0 ..., k runs over pixels p0 ...
                 tap_offsets(a.geom, r0, rows, toff)
                 pixels_by_taps(a, p0, r0, toff, rows, kc, ap, MR)
@@ -372,7 +386,7 @@ cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, in
 cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
                  float *bp, int64_t NR) noexcept nogil:
     """op(B)[p0:p0+kc, j0:j0+nc] into NR-column panels, zero columns past nc."""
-    cdef int64_t t, c0, j, p, cols, org
+    cdef int64_t t, c0, j, p, cols
     cdef int64_t toff[KC]
     if b.kind == OPND_PATCHES and b.trans == b'T':
         tap_offsets(b.geom, p0, kc, toff)
@@ -383,11 +397,8 @@ cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, in
             if b.trans == b'N':     # columns are taps c0 ..., k runs over pixels p0 ...
                 tap_offsets(b.geom, c0, cols, toff)
                 pixels_by_taps(b, p0, c0, toff, cols, kc, bp, NR)
-            elif run_inside(b.geom, c0, cols, &org):
-                taps_by_pixels(b, org, toff, kc, cols, bp, NR)
             else:
-                for p in range(kc):
-                    patch_col(b, p0 + p, c0, cols, bp + p * NR, 1)
+                pixel_runs(b, c0, cols, p0, kc, toff, bp, NR)
         elif b.trans == b'N':
             copy_mat(b, p0 * b.ld + c0, b.ld, bp, NR, 1, kc, cols)
         else:
