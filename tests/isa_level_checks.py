@@ -75,11 +75,9 @@ def test_set_max_cpu_isa_gives_the_same_as_the_environment(report):
     """A fresh process without ONEDNN_MAX_CPU_ISA that sets the limit with
     dnnl_set_max_cpu_isa runs at the same level with the same implementations;
     a second call is refused (the limit is set once)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("ONEDNN_MAX_CPU_ISA",
-                                                              "DNNL_MAX_CPU_ISA")}
     out = subprocess.run([sys.executable, os.path.join(HERE, "isa_probe.py"), "--set-max",
-                          LIMIT], capture_output=True, text=True, env=env, cwd=HERE,
-                         timeout=300)
+                          LIMIT], capture_output=True, text=True, env=isa_probe.child_env(),
+                         cwd=HERE, timeout=300)
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert (r["set_max"], r["set_max_again"]) == (c.dnnl_success, c.dnnl_invalid_arguments)

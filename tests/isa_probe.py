@@ -101,6 +101,22 @@ def reorder_error(eng, strm):
                      np.max(np.abs(back - x))))
 
 
+# Switches a child process must not inherit: it sets the ones it needs.
+SWITCHES = ("ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "ONEDNN_CPU_ISA_HINTS",
+            "DNNL_CPU_ISA_HINTS", "CYDNNL_BF16_UNIMPLEMENTED", "ONEDNN_VERBOSE", "DNNL_VERBOSE")
+
+
+def child_env(**extra):
+    """The environment of a child Python process: none of SWITCHES but
+    those in `extra`, and this process's import path first, so that it
+    imports this very dnnl_c (an in-place build or the installed one)."""
+    env = {k: v for k, v in os.environ.items() if k not in SWITCHES}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(c.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in sys.path if p])
+    env.update(extra)
+    return env
+
+
 def probe(set_max=None):
     out = {"dnnl_c": os.path.dirname(os.path.abspath(c.__file__))}
     if set_max is not None:

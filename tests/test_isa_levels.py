@@ -3,7 +3,7 @@ level, started with ONEDNN_MAX_CPU_ISA=<LEVEL> (the limit is set once per
 process), runs isa_level_checks.py (the effective ISA, the implementation
 each problem gets, dnnl_set_max_cpu_isa's set-once rule) and then the test
 files of the fast implementations under pytest, which must pass there too.
-About 2 minutes per level on a 2-core machine."""
+About 2-3 minutes per level on the 2-core machine (more when it is loaded)."""
 
 import json
 import os
@@ -25,24 +25,8 @@ KERNEL_TESTS = ("test_gemm.py", "test_convolution.py", "test_pooling.py",
                 "test_pooling_table.py", "test_lrn.py", "test_lrn_table.py", "test_eltwise.py",
                 "test_eltwise_table.py", "test_examples.py")
 # A pytest -k expression to trim them by, should they grow too slow (None:
-# all of them, about 2 minutes per level).
+# all of them).
 KEEP = None
-# Switches a level's process must not inherit: it sets the limit itself.
-SWITCHES = ("ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "ONEDNN_CPU_ISA_HINTS",
-            "DNNL_CPU_ISA_HINTS", "CYDNNL_BF16_UNIMPLEMENTED", "ONEDNN_VERBOSE", "DNNL_VERBOSE")
-
-
-def level_env(level, report):
-    """The environment of a level's process: the limit, and the parent's
-    import path first so it imports this very dnnl_c (an in-place build or
-    the installed one)."""
-    env = {k: v for k, v in os.environ.items() if k not in SWITCHES}
-    root = os.path.dirname(os.path.dirname(os.path.abspath(c.__file__)))
-    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in sys.path if p])
-    env["ONEDNN_MAX_CPU_ISA"] = level.upper()
-    env["CYDNNL_EXPECT_DNNL_C"] = os.path.dirname(os.path.abspath(c.__file__))
-    env["CYDNNL_LEVEL_REPORT"] = report
-    return env
 
 
 @pytest.mark.parametrize("level", isa_probe.LEVEL_ORDER)
@@ -55,7 +39,10 @@ def test_level(level, tmp_path):
     if KEEP:
         cmd += ["-k", "isa_level_checks or (%s)" % KEEP]
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=HERE,
-                         env=level_env(level, report), timeout=1800)
+                         env=isa_probe.child_env(
+                             ONEDNN_MAX_CPU_ISA=level.upper(), CYDNNL_LEVEL_REPORT=report,
+                             CYDNNL_EXPECT_DNNL_C=os.path.dirname(os.path.abspath(c.__file__))),
+                         timeout=1800)
     tail = "\n".join((out.stdout + out.stderr).strip().splitlines()[-40:])
     assert out.returncode == 0, "ONEDNN_MAX_CPU_ISA=%s:\n%s" % (level.upper(), tail)
     # the level checks ran (they write the report) and saw the level
