@@ -67,8 +67,8 @@ def conv_problem(src_dt):
 # its problems here (e.g. pooling's "blocked:<level>" with an nChw16c source).
 PROBLEMS = {
     "convolution_f32": ("gemm", ("sse41", "avx2", "avx512_core"), conv_problem(dt.f32), 1e-5),
-    "convolution_bf16": ("gemm", ("sse41", "avx2", "avx512_core"), conv_problem(dt.bf16),
-                         1e-5),
+    "convolution_bf16": ("gemm", ("sse41", "avx2", "avx512_core", "avx512_core_bf16"),
+                         conv_problem(dt.bf16), 1e-5),
 }
 
 
