@@ -301,6 +301,16 @@ def test_layouts_strides_dilation_padding(eng, strm, p, alg, layouts):
     assert bpd.diff_src_desc() == memory.desc(p.src_dims, dt.f32, layout)
 
 
+@pytest.mark.parametrize("mb", [1, 2, 3, 5])
+@pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
+def test_channels_last_backward_by_image_and_by_block(eng, strm, alg, mb):
+    """f32 channels-last backward runs whole images per thread where the
+    batch spreads evenly over the threads, (image, channel block) units
+    otherwise: both, with a channel tail (35 = 2 x 16 + 3)."""
+    check_f32(eng, strm, Prob(mb, 35, [9, 8], [3, 3], [2, 1], [0, 0], [1, 0], [0, 1]), alg,
+              tag.nhwc)
+
+
 @pytest.mark.parametrize("layout", [tag.nChw8c, tag.nChw16c, tag.nhwc], ids=lambda t: t.name)
 @pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
 def test_blocked_buffers_bit_for_bit_with_zeroed_channel_padding(eng, strm, alg, layout):

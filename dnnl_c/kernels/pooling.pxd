@@ -50,6 +50,7 @@ cdef extern from "kernels/include/pool_isa.h" nogil:
                         int64_t ds, void *ws, int64_t count) noexcept nogil
         void (*bwd_row)(const pool_row_t *r, float *acc, int64_t ps, const void *diff_dst,
                         int64_t ds, const void *ws, int64_t count) noexcept nogil
+        void (*zero_row)(float *dst, int64_t ds, int64_t lanes, int64_t count) noexcept nogil
         void (*to_bf16_row)(uint16_t *dst, int64_t ds, const float *src, int64_t ss,
                             int64_t lanes, int64_t count) noexcept nogil
 

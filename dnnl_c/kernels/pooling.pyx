@@ -311,6 +311,67 @@ cdef inline void scatter_pixel(float *ab, const pool_view_t *vs, const pool_geom
             ab[x * vs.sd + y * vs.sh + z * vs.sw + ci] += v[ci]
 
 
+cdef void zero_image(const pool_kernels_t *k, const pool_geom_t *g, float *ab,
+                     const pool_view_t *va, int64_t lanes) noexcept nogil:
+    """Zeroes `lanes` f32 at every src pixel: one memset where they are
+    contiguous, vector stores per row otherwise (a memset per pixel costs
+    more than the stores)."""
+    cdef int64_t id_, ih
+    if (va.sw == lanes and (g.i[1] == 1 or va.sh == g.i[2] * lanes)
+            and (g.i[0] == 1 or va.sd == g.i[1] * g.i[2] * lanes)):
+        memset(ab, 0, g.i[0] * g.i[1] * g.i[2] * lanes * sizeof(float))
+        return
+    for id_ in range(g.i[0]):
+        for ih in range(g.i[1]):
+            k.zero_row(ab + id_ * va.sd + ih * va.sh, va.sw, lanes, g.i[2])
+
+
+cdef void bwd_block_row(const pool_kernels_t *k, const pool_geom_t *g, const pool_row_t *r,
+                        float *ab, const pool_view_t *va, const data_t *diff_dst,
+                        const pool_view_t *vd, const char *ws, int ws_dt, int64_t dbase,
+                        int64_t od, int64_t oh) noexcept nogil:
+    """Output row (od, oh) of one channel block (r.lanes channels, diff_dst
+    at dbase) added into its f32 accumulators ab (view va)."""
+    cdef int64_t nl = r.lanes
+    cdef int64_t wsz = 1 if ws_dt == dnnl_u8 else 4
+    cdef int64_t ow, ci, doff
+    cdef int64_t run_lo = 0, run_hi = 0
+    cdef float div
+    cdef int64_t lo[3]
+    cdef int64_t hi[3]
+    cdef int64_t start[3]
+    cdef float v[MAX_LANES]
+    start[0] = od * g.s[0] - g.p[0]
+    start[1] = oh * g.s[1] - g.p[1]
+    tap_range(od, g.s[0], g.p[0], g.step[0], g.k[0], g.i[0], &lo[0], &hi[0])
+    tap_range(oh, g.s[1], g.p[1], g.step[1], g.k[1], g.i[1], &lo[1], &hi[1])
+    if (r.nt > 0 and inside(start[0], g.k[0], g.step[0], g.i[0])
+            and inside(start[1], g.k[1], g.step[1], g.i[1])):
+        inside_range(g.o[2], g.s[2], g.p[2], g.k[2], g.step[2], g.i[2], &run_lo, &run_hi)
+    for ow in range(g.o[2]):
+        if ow == run_lo and run_hi > run_lo:
+            # the whole run of inner pixels in one call
+            start[2] = run_lo * g.s[2] - g.p[2]
+            doff = dbase + od * vd.sd + oh * vd.sh + run_lo * vd.sw
+            k.bwd_row(r, ab + start[0] * va.sd + start[1] * va.sh + start[2] * va.sw,
+                      g.s[2] * va.sw, diff_dst + doff, vd.sw,
+                      ws + doff * wsz if ws != NULL else NULL, run_hi - run_lo)
+        if run_lo <= ow < run_hi:
+            continue
+        start[2] = ow * g.s[2] - g.p[2]
+        doff = dbase + od * vd.sd + oh * vd.sh + ow * vd.sw
+        for ci in range(nl):
+            v[ci] = get(diff_dst, doff + ci)
+        if r.is_max:
+            scatter_pixel(ab, va, g, start, v, ws, ws_dt, doff, nl)
+            continue
+        tap_range(ow, g.s[2], g.p[2], g.step[2], g.k[2], g.i[2], &lo[2], &hi[2])
+        div = avg_divisor(g, lo, hi)
+        for ci in range(nl):
+            v[ci] = v[ci] / div
+        add_pixel(ab, va, g, lo, hi, start, v, nl)
+
+
 cdef void bwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
                    const data_t *diff_dst, const pool_view_t *vd, const char *ws, int ws_dt,
                    data_t *diff_src, const pool_view_t *vs, float *slab,
@@ -324,31 +385,14 @@ cdef void bwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blo
     cdef int64_t nl = b.last if tail else b.cb
     cdef int64_t wl = b.cb if (not tail or b.zero_tail) else nl
     cdef int64_t sbase = n * vs.sn + blk * vs.sc
-    cdef int64_t dbase = n * vd.sn + blk * vd.sc
-    cdef int64_t wsz = 1 if ws_dt == dnnl_u8 else 4
+    cdef int64_t id_, ih, od, oh
+    cdef int64_t toff[MAX_TAPS]
     cdef float *ab
     cdef pool_view_t va
-    cdef int64_t id_, ih, iw, od, oh, ow, ci, off, doff
-    cdef int64_t lo[3]
-    cdef int64_t hi[3]
-    cdef int64_t start[3]
-    cdef int64_t toff[MAX_TAPS]
-    cdef float v[MAX_LANES]
-    cdef float div
-    cdef bint is_max = g.alg == dnnl_pooling_max
-    cdef int64_t run_lo, run_hi
     cdef pool_row_t r
     if data_t is float:
         ab = <float *>diff_src + sbase
         va = vs[0]
-        if (va.sw == wl and (g.i[1] == 1 or va.sh == g.i[2] * wl)
-                and (g.i[0] == 1 or va.sd == g.i[1] * g.i[2] * wl)):
-            memset(ab, 0, g.i[0] * g.i[1] * g.i[2] * wl * sizeof(float))
-        else:
-            for id_ in range(g.i[0]):
-                for ih in range(g.i[1]):
-                    for iw in range(g.i[2]):
-                        memset(ab + id_ * va.sd + ih * va.sh + iw * va.sw, 0, wl * sizeof(float))
     else:
         ab = slab
         va.sn = 0
@@ -356,46 +400,38 @@ cdef void bwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blo
         va.sw = wl
         va.sh = g.i[2] * wl
         va.sd = g.i[1] * g.i[2] * wl
-        memset(ab, 0, g.i[0] * g.i[1] * g.i[2] * wl * sizeof(float))
+    zero_image(k, g, ab, &va, wl)
     row_init(&r, g, toff, tap_table(g, &va, toff), nl, data_t is not float, ws_dt, 0)
     for od in range(g.o[0]):
-        start[0] = od * g.s[0] - g.p[0]
-        tap_range(od, g.s[0], g.p[0], g.step[0], g.k[0], g.i[0], &lo[0], &hi[0])
         for oh in range(g.o[1]):
-            start[1] = oh * g.s[1] - g.p[1]
-            tap_range(oh, g.s[1], g.p[1], g.step[1], g.k[1], g.i[1], &lo[1], &hi[1])
-            run_lo = run_hi = 0
-            if (r.nt > 0 and inside(start[0], g.k[0], g.step[0], g.i[0])
-                    and inside(start[1], g.k[1], g.step[1], g.i[1])):
-                inside_range(g.o[2], g.s[2], g.p[2], g.k[2], g.step[2], g.i[2], &run_lo,
-                             &run_hi)
-            for ow in range(g.o[2]):
-                if ow == run_lo and run_hi > run_lo:
-                    # the whole run of inner pixels in one call
-                    start[2] = run_lo * g.s[2] - g.p[2]
-                    doff = dbase + od * vd.sd + oh * vd.sh + run_lo * vd.sw
-                    k.bwd_row(&r, ab + start[0] * va.sd + start[1] * va.sh + start[2] * va.sw,
-                              g.s[2] * va.sw, diff_dst + doff, vd.sw,
-                              ws + doff * wsz if ws != NULL else NULL, run_hi - run_lo)
-                if run_lo <= ow < run_hi:
-                    continue
-                start[2] = ow * g.s[2] - g.p[2]
-                doff = dbase + od * vd.sd + oh * vd.sh + ow * vd.sw
-                for ci in range(nl):
-                    v[ci] = get(diff_dst, doff + ci)
-                if is_max:
-                    scatter_pixel(ab, &va, g, start, v, ws, ws_dt, doff, nl)
-                    continue
-                tap_range(ow, g.s[2], g.p[2], g.step[2], g.k[2], g.i[2], &lo[2], &hi[2])
-                div = avg_divisor(g, lo, hi)
-                for ci in range(nl):
-                    v[ci] = v[ci] / div
-                add_pixel(ab, &va, g, lo, hi, start, v, nl)
+            bwd_block_row(k, g, &r, ab, &va, diff_dst, vd, ws, ws_dt,
+                          n * vd.sn + blk * vd.sc, od, oh)
     if data_t is not float:
         for id_ in range(g.i[0]):
             for ih in range(g.i[1]):
                 k.to_bf16_row(diff_src + sbase + id_ * vs.sd + ih * vs.sh, vs.sw,
                               ab + id_ * va.sd + ih * va.sh, va.sw, wl, g.i[2])
+
+
+cdef void bwd_image(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
+                    const float *diff_dst, const pool_view_t *vd, const char *ws, int ws_dt,
+                    float *diff_src, const pool_view_t *vs, int64_t n) noexcept nogil:
+    """f32 diff_src of one n, every block, where a pixel's blocks are
+    adjacent (channels-last): the image is zeroed in one pass, and each
+    output row does all blocks while the src rows it touches are in cache
+    (block by block over the whole image runs twice as long)."""
+    cdef int64_t blk, od, oh
+    cdef int64_t toff[MAX_TAPS]
+    cdef pool_row_t r
+    cdef float *ab = diff_src + n * vs.sn
+    row_init(&r, g, toff, tap_table(g, vs, toff), b.cb, False, ws_dt, 0)
+    zero_image(k, g, ab, vs, (b.nblk - 1) * b.cb + (b.cb if b.zero_tail else b.last))
+    for od in range(g.o[0]):
+        for oh in range(g.o[1]):
+            for blk in range(b.nblk):
+                r.lanes = b.last if blk == b.nblk - 1 else b.cb
+                bwd_block_row(k, g, &r, ab + blk * vs.sc, vs, diff_dst, vd, ws, ws_dt,
+                              n * vd.sn + blk * vd.sc, od, oh)
 
 
 cdef int64_t pool_bwd_slab(const pool_geom_t *g, const pool_blocks_t *b) noexcept nogil:
@@ -408,6 +444,13 @@ cdef void bwd_blocked_impl(const pool_kernels_t *k, const pool_geom_t *g,
                            const pool_view_t *vs, float *slabs, int nthr) noexcept nogil:
     cdef int64_t u
     cdef int64_t slab = pool_bwd_slab(g, b)
+    # whole images where a pixel's blocks are adjacent and the batch spreads
+    # evenly enough over the threads
+    if (data_t is float and b.nblk > 1 and vs.sc == b.cb
+            and (g.mb % nthr == 0 or g.mb >= 4 * nthr)):
+        for u in prange(g.mb, schedule='static', num_threads=nthr):
+            bwd_image(k, g, b, diff_dst, vd, ws, ws_dt, diff_src, vs, u)
+        return
     for u in prange(g.mb * b.nblk, schedule='static', num_threads=nthr):
         bwd_unit(k, g, b, diff_dst, vd, ws, ws_dt, diff_src, vs,
                  slabs + threadid() * slab if slabs != NULL else NULL, u)

@@ -48,22 +48,52 @@ static void bwd_row(const cydnnl_pool_row_t *r, float *acc, int64_t ps, const vo
     }
 }
 
+/* OP(W) on the vector of W lanes at i, widest first, while whole vectors fit
+   in n lanes */
+#if CYDNNL_POOL_W == 16
+#define EACH_VECTOR(i, n, OP)                                                        \
+    for (; i + 16 <= n; i += 16) OP(16);                                             \
+    for (; i + 8 <= n; i += 8) OP(8);                                                \
+    for (; i + 4 <= n; i += 4) OP(4)
+#elif CYDNNL_POOL_W == 8
+#define EACH_VECTOR(i, n, OP)                                                        \
+    for (; i + 8 <= n; i += 8) OP(8);                                                \
+    for (; i + 4 <= n; i += 4) OP(4)
+#else
+#define EACH_VECTOR(i, n, OP) for (; i + 4 <= n; i += 4) OP(4)
+#endif
+#define ZERO(W) cydnnl_pool_stf_##W(d + i, cydnnl_pool_setf_##W(0))
+#define TO_BF16(W) cydnnl_pool_sth_##W(d + i, cydnnl_pool_ldf_##W(s + i))
+
+/* lanes a constant where it is 8 or 16: gcc makes a loop of zero stores
+   over a variable count a memset call, which costs more than the stores */
+CYDNNL_PK void zero_lanes(float *d, const int64_t lanes) {
+    int64_t i = 0;
+    EACH_VECTOR(i, lanes, ZERO);
+    for (; i < lanes; i++) d[i] = 0;
+}
+
+static void zero_row(float *dst, int64_t ds, int64_t lanes, int64_t count) {
+    for (int64_t j = 0; j < count; j++) {
+        if (lanes == 16)
+            zero_lanes(dst + j * ds, 16);
+        else if (lanes == 8)
+            zero_lanes(dst + j * ds, 8);
+        else
+            zero_lanes(dst + j * ds, lanes);
+    }
+}
+
 static void to_bf16_row(uint16_t *dst, int64_t ds, const float *src, int64_t ss, int64_t lanes,
                         int64_t count) {
     for (int64_t j = 0; j < count; j++) {
         uint16_t *d = dst + j * ds;
         const float *s = src + j * ss;
         int64_t i = 0;
-#if CYDNNL_POOL_W == 16
-        for (; i + 16 <= lanes; i += 16) cydnnl_pool_sth_16(d + i, cydnnl_pool_ldf_16(s + i));
-#endif
-#if CYDNNL_POOL_W >= 8
-        for (; i + 8 <= lanes; i += 8) cydnnl_pool_sth_8(d + i, cydnnl_pool_ldf_8(s + i));
-#endif
-        for (; i + 4 <= lanes; i += 4) cydnnl_pool_sth_4(d + i, cydnnl_pool_ldf_4(s + i));
+        EACH_VECTOR(i, lanes, TO_BF16);
         for (; i < lanes; i++) d[i] = cydnnl_f32_to_bf16(s[i]);
     }
 }
 
-const cydnnl_pool_kernels_t CYDNNL_ISA_FN(cydnnl_pool_kernels) = {fwd_row, bwd_row,
+const cydnnl_pool_kernels_t CYDNNL_ISA_FN(cydnnl_pool_kernels) = {fwd_row, bwd_row, zero_row,
                                                                   to_bf16_row};
