@@ -173,7 +173,7 @@ CYDNNL_PK void cydnnl_pool_stw8_16(uint8_t *p, __m512i i) {
    f32 data, h for bf16 ---- */
 #define CYDNNL_POOL_VEC(DT, T, K, L, W) CYDNNL_POOL_VEC_(DT, T, K, L, W)
 #define CYDNNL_POOL_VEC_(DT, T, K, L, W)                                             \
-/* forward on np pixels (windows ps apart, outputs ds apart) at once      */         \
+/* forward on np pixels (windows ps apart, outputs ds apart) at once */              \
 CYDNNL_PK void cydnnl_pool_max_px_##DT##_##L(const cydnnl_pool_row_t *r,             \
         const T *s, int64_t ps, T *d, int64_t ds, void *ws, const int np) {          \
     enum { NV = L / W };                                                             \
@@ -189,7 +189,8 @@ CYDNNL_PK void cydnnl_pool_max_px_##DT##_##L(const cydnnl_pool_row_t *r,        
         __typeof__(ix[0]) tv = cydnnl_pool_seti_##W((int32_t)t);                     \
         CYDNNL_POOL_UNROLL                                                           \
         for (int v = 0; v < np * NV; v++) {                                          \
-            __typeof__(a[0]) x = cydnnl_pool_ld##K##_##W(p + (v / NV) * ps + (v % NV) * W);               \
+            __typeof__(a[0]) x =                                                     \
+                cydnnl_pool_ld##K##_##W(p + (v / NV) * ps + (v % NV) * W);           \
             /* strict >: the first maximum in tap order keeps its index */           \
             ix[v] = cydnnl_pool_sel_gt_##W(x, a[v], tv, ix[v]);                      \
             a[v] = cydnnl_pool_max_##W(x, a[v]);                                     \
@@ -198,7 +199,7 @@ CYDNNL_PK void cydnnl_pool_max_px_##DT##_##L(const cydnnl_pool_row_t *r,        
     CYDNNL_POOL_UNROLL                                                               \
     for (int v = 0; v < np * NV; v++) {                                              \
         int64_t o = (v / NV) * ds + (v % NV) * W;                                    \
-        cydnnl_pool_st##K##_##W(d + o, a[v]);                                                             \
+        cydnnl_pool_st##K##_##W(d + o, a[v]);                                        \
         if (ws && r->ws_u8)                                                          \
             cydnnl_pool_stw8_##W((uint8_t *)ws + o, ix[v]);                          \
         else if (ws)                                                                 \
@@ -215,11 +216,12 @@ CYDNNL_PK void cydnnl_pool_avg_px_##DT##_##L(const cydnnl_pool_row_t *r,        
         const T *p = s + r->toff[t];                                                 \
         CYDNNL_POOL_UNROLL                                                           \
         for (int v = 0; v < np * NV; v++)                                            \
-            a[v] = cydnnl_pool_add_##W(a[v], cydnnl_pool_ld##K##_##W(p + (v / NV) * ps + (v % NV) * W)); \
+            a[v] = cydnnl_pool_add_##W(                                              \
+                a[v], cydnnl_pool_ld##K##_##W(p + (v / NV) * ps + (v % NV) * W));    \
     }                                                                                \
     CYDNNL_POOL_UNROLL                                                               \
     for (int v = 0; v < np * NV; v++)                                                \
-        cydnnl_pool_st##K##_##W(d + (v / NV) * ds + (v % NV) * W,                                         \
+        cydnnl_pool_st##K##_##W(d + (v / NV) * ds + (v % NV) * W,                    \
            cydnnl_pool_div_##W(a[v], cydnnl_pool_setf_##W((float)r->nt)));           \
 }                                                                                    \
 static void cydnnl_pool_fwd_row_##DT##_##L(const cydnnl_pool_row_t *r, const T *s,   \
@@ -241,9 +243,9 @@ static void cydnnl_pool_fwd_row_##DT##_##L(const cydnnl_pool_row_t *r, const T *
             cydnnl_pool_avg_px_##DT##_##L(r, s + j * ps, ps, d + j * ds, ds, 1);     \
     }                                                                                \
 }                                                                                    \
-/* backward, one pixel at a time: its NV vectors of diff_dst added at      */        \
-/* every tap (average) or, masked, at the tap its index names (max: a     */        \
-/* scatter would not vectorise; indices outside [0, nt) add nothing)      */        \
+/* backward, one pixel at a time: its NV vectors of diff_dst added at                \
+   every tap (average) or, masked, at the tap its index names (max: a                \
+   scatter would not vectorise; indices outside [0, nt) add nothing) */              \
 static void cydnnl_pool_bwd_row_##DT##_##L(const cydnnl_pool_row_t *r, float *acc,   \
         int64_t ps, const T *dd, int64_t ds, const void *ws, int64_t count) {        \
     enum { NV = L / W };                                                             \
@@ -254,7 +256,7 @@ static void cydnnl_pool_bwd_row_##DT##_##L(const cydnnl_pool_row_t *r, float *ac
         float *q0 = acc + j * ps;                                                    \
         int64_t o = j * ds;                                                          \
         CYDNNL_POOL_UNROLL                                                           \
-        for (int c = 0; c < NV; c++) dv[c] = cydnnl_pool_ld##K##_##W(dd + o + c * W);                     \
+        for (int c = 0; c < NV; c++) dv[c] = cydnnl_pool_ld##K##_##W(dd + o + c * W); \
         if (!r->is_max) {                                                            \
             CYDNNL_POOL_UNROLL                                                       \
             for (int c = 0; c < NV; c++)                                             \
@@ -318,7 +320,7 @@ static void cydnnl_pool_fwd_row_##DT##_n(const cydnnl_pool_row_t *r, const T *s,
             }                                                                        \
         }                                                                            \
         for (int64_t i = 0; i < n; i++)                                              \
-            cydnnl_pool_put_##DT(d + o, i, r->is_max ? acc[i] : acc[i] / (float)nt);  \
+            cydnnl_pool_put_##DT(d + o, i, r->is_max ? acc[i] : acc[i] / (float)nt); \
         if (ws && r->ws_u8)                                                          \
             for (int64_t i = 0; i < n; i++) ((uint8_t *)ws)[o + i] = (uint8_t)idx[i]; \
         else if (ws)                                                                 \

@@ -65,8 +65,9 @@ static void bwd_row(const cydnnl_pool_row_t *r, float *acc, int64_t ps, const vo
 #define ZERO(W) cydnnl_pool_stf_##W(d + i, cydnnl_pool_setf_##W(0))
 #define TO_BF16(W) cydnnl_pool_sth_##W(d + i, cydnnl_pool_ldf_##W(s + i))
 
-/* lanes a constant where it is 8 or 16: gcc makes a loop of zero stores
-   over a variable count a memset call, which costs more than the stores */
+/* lanes a constant where it is 8 or 16 (straight-line code per pixel; gcc
+   makes a loop of zero stores over a variable count a memset call, which
+   costs more than the stores) */
 CYDNNL_PK void zero_lanes(float *d, const int64_t lanes) {
     int64_t i = 0;
     EACH_VECTOR(i, lanes, ZERO);
@@ -84,14 +85,26 @@ static void zero_row(float *dst, int64_t ds, int64_t lanes, int64_t count) {
     }
 }
 
+CYDNNL_PK void to_bf16_lanes(uint16_t *d, const float *s, const int64_t lanes) {
+    int64_t i = 0;
+    EACH_VECTOR(i, lanes, TO_BF16);
+    for (; i < lanes; i++) d[i] = cydnnl_f32_to_bf16(s[i]);
+}
+
 static void to_bf16_row(uint16_t *dst, int64_t ds, const float *src, int64_t ss, int64_t lanes,
                         int64_t count) {
+    if (ds == lanes && ss == lanes) {
+        /* one contiguous span (channel-blocked rows): whole vectors */
+        to_bf16_lanes(dst, src, lanes * count);
+        return;
+    }
     for (int64_t j = 0; j < count; j++) {
-        uint16_t *d = dst + j * ds;
-        const float *s = src + j * ss;
-        int64_t i = 0;
-        EACH_VECTOR(i, lanes, TO_BF16);
-        for (; i < lanes; i++) d[i] = cydnnl_f32_to_bf16(s[i]);
+        if (lanes == 16)
+            to_bf16_lanes(dst + j * ds, src + j * ss, 16);
+        else if (lanes == 8)
+            to_bf16_lanes(dst + j * ds, src + j * ss, 8);
+        else
+            to_bf16_lanes(dst + j * ds, src + j * ss, lanes);
     }
 }
 
