@@ -4,48 +4,25 @@
 #include "kernels/include/pool_kernels.h"
 #include "kernels/include/pool_isa.h"
 
+/* the DIR (fwd, bwd) kernel of data type DT for the row's lanes */
+#define PICK(DIR, DT, r)                                                             \
+    ((r)->lanes == 16 ? cydnnl_pool_##DIR##_row_##DT##_16                             \
+     : (r)->lanes == 8 ? cydnnl_pool_##DIR##_row_##DT##_8 : cydnnl_pool_##DIR##_row_##DT##_n)
+
 static void fwd_row(const cydnnl_pool_row_t *r, const void *src, int64_t ps, void *dst,
                     int64_t ds, void *ws, int64_t count) {
-    if (r->bf16) {
-        const uint16_t *s = src;
-        uint16_t *d = dst;
-        if (r->lanes == 16)
-            cydnnl_pool_fwd_row_bf16_16(r, s, ps, d, ds, ws, count);
-        else if (r->lanes == 8)
-            cydnnl_pool_fwd_row_bf16_8(r, s, ps, d, ds, ws, count);
-        else
-            cydnnl_pool_fwd_row_bf16_n(r, s, ps, d, ds, ws, count);
-    } else {
-        const float *s = src;
-        float *d = dst;
-        if (r->lanes == 16)
-            cydnnl_pool_fwd_row_f32_16(r, s, ps, d, ds, ws, count);
-        else if (r->lanes == 8)
-            cydnnl_pool_fwd_row_f32_8(r, s, ps, d, ds, ws, count);
-        else
-            cydnnl_pool_fwd_row_f32_n(r, s, ps, d, ds, ws, count);
-    }
+    if (r->bf16)
+        PICK(fwd, bf16, r)(r, (const uint16_t *)src, ps, (uint16_t *)dst, ds, ws, count);
+    else
+        PICK(fwd, f32, r)(r, (const float *)src, ps, (float *)dst, ds, ws, count);
 }
 
 static void bwd_row(const cydnnl_pool_row_t *r, float *acc, int64_t ps, const void *diff_dst,
                     int64_t ds, const void *ws, int64_t count) {
-    if (r->bf16) {
-        const uint16_t *dd = diff_dst;
-        if (r->lanes == 16)
-            cydnnl_pool_bwd_row_bf16_16(r, acc, ps, dd, ds, ws, count);
-        else if (r->lanes == 8)
-            cydnnl_pool_bwd_row_bf16_8(r, acc, ps, dd, ds, ws, count);
-        else
-            cydnnl_pool_bwd_row_bf16_n(r, acc, ps, dd, ds, ws, count);
-    } else {
-        const float *dd = diff_dst;
-        if (r->lanes == 16)
-            cydnnl_pool_bwd_row_f32_16(r, acc, ps, dd, ds, ws, count);
-        else if (r->lanes == 8)
-            cydnnl_pool_bwd_row_f32_8(r, acc, ps, dd, ds, ws, count);
-        else
-            cydnnl_pool_bwd_row_f32_n(r, acc, ps, dd, ds, ws, count);
-    }
+    if (r->bf16)
+        PICK(bwd, bf16, r)(r, acc, ps, (const uint16_t *)diff_dst, ds, ws, count);
+    else
+        PICK(bwd, f32, r)(r, acc, ps, (const float *)diff_dst, ds, ws, count);
 }
 
 /* OP(W) on the vector of W lanes at i, widest first, while whole vectors fit
