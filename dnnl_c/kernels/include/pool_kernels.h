@@ -16,23 +16,24 @@
 #error "pool_kernels.h is compiled per ISA level, SSE4.1 at least"
 #endif
 /* W: the level's vector width in floats; W8, W16: the width 8 and 16 lanes
-   run in (no wider than the lanes); GV: vectors in flight forward */
+   run in (no wider than the lanes) */
 #if defined(__AVX512F__)
 #define CYDNNL_POOL_W 16
 #define CYDNNL_POOL_W8 8
 #define CYDNNL_POOL_W16 16
-#define CYDNNL_POOL_GV 8    /* 16 of 32 registers: accumulators and indices */
 #elif defined(__AVX2__)
 #define CYDNNL_POOL_W 8
 #define CYDNNL_POOL_W8 8
 #define CYDNNL_POOL_W16 8
-#define CYDNNL_POOL_GV 4    /* 8 of 16 */
 #else
 #define CYDNNL_POOL_W 4
 #define CYDNNL_POOL_W8 4
 #define CYDNNL_POOL_W16 4
-#define CYDNNL_POOL_GV 4
 #endif
+/* vectors in flight forward: 8 of 16 registers hold accumulators and
+   indices. 8 (16 of AVX-512's 32) measured no faster on 16 lanes and
+   slower on 8 (AlexNet pool1 on Zen 5) */
+#define CYDNNL_POOL_GV 4
 
 #define CYDNNL_PK static inline __attribute__((always_inline))
 #define CYDNNL_POOL_UNROLL _Pragma("GCC unroll 16")
