@@ -67,9 +67,10 @@ cdef float pool_lowest(int dt) noexcept nogil
 cdef void pool_fwd_blocked(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
                            const char *src, const pool_view_t *vs, char *dst,
                            const pool_view_t *vd, char *ws, int dt, int ws_dt) noexcept nogil
-# Backward on blocks with the row kernels k, in parallel over (n, block) on at most nthr threads.
-# ws has diff_dst's view. bf16 accumulates in f32 slabs, pool_bwd_slab
-# floats per thread (slabs unused for f32).
+# Backward on blocks with the row kernels k, in parallel on at most nthr
+# threads over (n, block), or over n for f32 whose blocks are adjacent in a
+# pixel (channels-last). ws has diff_dst's view. bf16 accumulates in f32
+# slabs, pool_bwd_slab floats per thread (slabs unused for f32).
 cdef void pool_bwd_blocked(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
                            const char *diff_dst, const pool_view_t *vd, const char *ws,
                            char *diff_src, const pool_view_t *vs, float *slabs, int nthr,

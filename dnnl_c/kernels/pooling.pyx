@@ -5,8 +5,9 @@
 # tap offsets, compiled once per ISA level (kernels/include/pool_kernels.h,
 # kernels/isa/pooling_isa.c; the caller passes the level's table); border
 # pixels take bounds-checked loops here. Backward scatters into windows that
-# overlap, so it runs in parallel over (n, channel block) only, each owning
-# its part of diff_src. The reference works on plain f32 with plain loops.
+# overlap, so it runs in parallel over (n, channel block), or over n (f32
+# channels-last), each owning its part of diff_src. The reference works on
+# plain f32 with plain loops.
 
 from cython.parallel cimport prange, threadid
 from libc.string cimport memcpy, memset
