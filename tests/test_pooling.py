@@ -15,7 +15,7 @@ import dnnl
 import dnnl_c as c
 from dnnl import (algorithm, eltwise_forward, memory, pooling_backward, pooling_forward,
                   primitive_attr, prop_kind, scratchpad_mode)
-from helpers import bf16_round, from_layout, to_layout
+from helpers import bf16_round, from_layout, level_impls, to_layout
 from object_fixtures import object_engine, object_stream  # noqa: F401 (eng, strm)
 
 tag, dt = memory.format_tag, memory.data_type
@@ -301,6 +301,16 @@ def test_layouts_strides_dilation_padding(eng, strm, p, alg, layouts):
     assert bpd.diff_src_desc() == memory.desc(p.src_dims, dt.f32, layout)
 
 
+@pytest.mark.parametrize("mb", [1, 2, 3, 5])
+@pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
+def test_channels_last_backward_by_image_and_by_block(eng, strm, alg, mb):
+    """f32 channels-last backward runs whole images per thread where the
+    batch spreads evenly over the threads, (image, channel block) units
+    otherwise: both, with a channel tail (35 = 2 x 16 + 3)."""
+    check_f32(eng, strm, Prob(mb, 35, [9, 8], [3, 3], [2, 1], [0, 0], [1, 0], [0, 1]), alg,
+              tag.nhwc)
+
+
 @pytest.mark.parametrize("layout", [tag.nChw8c, tag.nChw16c, tag.nhwc], ids=lambda t: t.name)
 @pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
 def test_blocked_buffers_bit_for_bit_with_zeroed_channel_padding(eng, strm, alg, layout):
@@ -498,10 +508,10 @@ def test_backward_matches_finite_differences(eng, strm, alg, layout):
 
 @pytest.mark.parametrize("data_type", [dt.f32, dt.bf16], ids=lambda t: t.name)
 @pytest.mark.parametrize("layout,impls", [
-    (tag.nhwc, ["cython:nhwc", "cython:plain", "ref:any"]),
-    (tag.nchw, ["cython:plain", "ref:any"]),
-    (tag.nChw8c, ["cython:blocked", "ref:any"]),
-    (tag.nChw16c, ["cython:blocked", "ref:any"]),
+    (tag.nhwc, level_impls("nhwc") + level_impls("plain") + ["ref:any"]),
+    (tag.nchw, level_impls("plain") + ["ref:any"]),
+    (tag.nChw8c, level_impls("blocked") + ["ref:any"]),
+    (tag.nChw16c, level_impls("blocked") + ["ref:any"]),
 ], ids=["nhwc", "nchw", "nChw8c", "nChw16c"])
 @pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
 def test_every_implementation(eng, strm, alg, layout, impls, data_type):
@@ -547,9 +557,9 @@ def test_mixed_layouts_go_through_the_reference(eng, strm):
     exp, exp_ws = np_forward(x, MAX, p)
     np.testing.assert_array_equal(dst.read(), exp.astype(np.float32))
     np.testing.assert_array_equal(ws.read(), exp_ws)
-    # plain layouts, whatever their strides, stay on cython:plain
+    # plain layouts, whatever their strides, stay on plain:<highest level>
     assert fwd_pd(eng, p, MAX, layout=tag.nchw, dst_layout=tag.nhwc).impl_info_str() == \
-        "cython:plain"
+        level_impls("plain")[0]
 
 
 def test_sub_memory_src_and_dst(eng, strm):

@@ -3,7 +3,7 @@
 # (missing leading spatial dims are 1). Pointers are to the first element
 # (offset0 applied); element types f32 or bf16 (dt), workspace u8 or s32.
 
-from libc.stdint cimport int64_t, int32_t
+from libc.stdint cimport int64_t, int32_t, uint16_t
 
 # The problem. Spatial arrays are (d, h, w).
 cdef struct pool_geom_t:
@@ -35,20 +35,46 @@ cdef struct pool_view_t:
     int64_t sh
     int64_t sw
 
+# The row kernels of one ISA level (kernels/include/pool_isa.h).
+cdef extern from "kernels/include/pool_isa.h" nogil:
+    ctypedef struct pool_row_t "cydnnl_pool_row_t":
+        const int64_t *toff
+        int64_t nt
+        int64_t lanes
+        int bf16
+        int is_max
+        int ws_u8
+        float lowest
+    ctypedef struct pool_kernels_t "cydnnl_pool_kernels_t":
+        void (*fwd_row)(const pool_row_t *r, const void *src, int64_t ps, void *dst,
+                        int64_t ds, void *ws, int64_t count) noexcept nogil
+        void (*bwd_row)(const pool_row_t *r, float *acc, int64_t ps, const void *diff_dst,
+                        int64_t ds, const void *ws, int64_t count) noexcept nogil
+        void (*zero_row)(float *dst, int64_t ds, int64_t lanes, int64_t count) noexcept nogil
+        void (*to_bf16_row)(uint16_t *dst, int64_t ds, const float *src, int64_t ss,
+                            int64_t lanes, int64_t count) noexcept nogil
+
+# The table compiled for a dnnl_cpu_isa_t level (sse41, avx2, avx512_core,
+# avx512_core_bf16); NULL for a level this build lacks. The caller checks
+# that the CPU has the level.
+cdef const pool_kernels_t *pool_kernels_for(int isa) noexcept nogil
+
 # The value max pooling writes for a window with no element in src.
 cdef float pool_lowest(int dt) noexcept nogil
 
-# Forward on blocks; ws (dst's view, u8 or s32) may be NULL.
-cdef void pool_fwd_blocked(const pool_geom_t *g, const pool_blocks_t *b, const char *src,
-                           const pool_view_t *vs, char *dst, const pool_view_t *vd, char *ws,
+# Forward on blocks with the row kernels k; ws (dst's view, u8 or s32) may
+# be NULL.
+cdef void pool_fwd_blocked(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
+                           const char *src, const pool_view_t *vs, char *dst,
+                           const pool_view_t *vd, char *ws, int dt, int ws_dt) noexcept nogil
+# Backward on blocks with the row kernels k, in parallel on at most nthr
+# threads over (n, block), or over n for f32 whose blocks are adjacent in a
+# pixel (channels-last). ws has diff_dst's view. bf16 accumulates in f32
+# slabs, pool_bwd_slab floats per thread (slabs unused for f32).
+cdef void pool_bwd_blocked(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
+                           const char *diff_dst, const pool_view_t *vd, const char *ws,
+                           char *diff_src, const pool_view_t *vs, float *slabs, int nthr,
                            int dt, int ws_dt) noexcept nogil
-# Backward on blocks, in parallel over (n, block) on at most nthr threads.
-# ws has diff_dst's view. bf16 accumulates in f32 slabs, pool_bwd_slab
-# floats per thread (slabs unused for f32).
-cdef void pool_bwd_blocked(const pool_geom_t *g, const pool_blocks_t *b, const char *diff_dst,
-                           const pool_view_t *vd, const char *ws, char *diff_src,
-                           const pool_view_t *vs, float *slabs, int nthr, int dt,
-                           int ws_dt) noexcept nogil
 cdef int64_t pool_bwd_slab(const pool_geom_t *g, const pool_blocks_t *b) noexcept nogil
 
 # The reference: plain dense f32 (n, c, d, h, w) and an s32 workspace of

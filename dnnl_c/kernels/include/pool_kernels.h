@@ -1,421 +1,360 @@
-/* Pooling window kernels, for dnnl_c/kernels/pooling.pyx: for 8 or 16
-   contiguous channel lanes (GCC vector extensions, plain loops otherwise)
-   and any lane count up to 64 (plain loops), f32 or bf16 data. */
+/* Pooling row kernels (the functions of pool_isa.h's table), compiled once
+   per ISA level by kernels/isa/pooling_isa.c: the level's flags choose the
+   vector width W (SSE4.1: 4 floats, AVX2: 8, AVX-512: 16). 8 and 16 lanes
+   run as L/W native vectors per pixel, several pixels at once so that
+   CYDNNL_POOL_GV independent chains hide latency; other lane counts run
+   plain loops that gcc vectorises at the level's width. Vectors wider than
+   the level's registers are avoided: gcc turns compares and selects on them
+   into scalar code (the old 16-lane kernels ran scalar on AVX2). */
 #ifndef CYDNNL_POOL_KERNELS_H
 #define CYDNNL_POOL_KERNELS_H
-#include "cydnnl_common.h"
-#if defined(__AVX2__) && !defined(CYDNNL_PLAIN_KERNELS)
 #include <immintrin.h>
+#include "cydnnl_common.h"
+#include "pool_isa.h"
+
+#if !defined(__SSE4_1__)
+#error "pool_kernels.h is compiled per ISA level, SSE4.1 at least"
 #endif
-/* Window kernels for pixels whose whole window lies inside src: taps at
-   toff[0..nt) from the window origin, in flat (kd, kh, kw) order, lanes
-   of contiguous channels at each tap. */
-CYDNNL_INLINE float cydnnl_pool_ld_f32(const float *p, int64_t i) { return p[i]; }
-CYDNNL_INLINE float cydnnl_pool_ld_bf16(const uint16_t *p, int64_t i) {
+/* W: the level's vector width in floats; W8, W16: the width 8 and 16 lanes
+   run in (no wider than the lanes) */
+#if defined(__AVX512F__)
+#define CYDNNL_POOL_W 16
+#define CYDNNL_POOL_W8 8
+#define CYDNNL_POOL_W16 16
+#elif defined(__AVX2__)
+#define CYDNNL_POOL_W 8
+#define CYDNNL_POOL_W8 8
+#define CYDNNL_POOL_W16 8
+#else
+#define CYDNNL_POOL_W 4
+#define CYDNNL_POOL_W8 4
+#define CYDNNL_POOL_W16 4
+#endif
+/* vectors in flight forward: 8 of 16 registers hold accumulators and
+   indices. 8 (16 of AVX-512's 32) measured no faster on 16 lanes and
+   slower on 8 (AlexNet pool1 on Zen 5) */
+#define CYDNNL_POOL_GV 4
+
+#define CYDNNL_PK static inline __attribute__((always_inline))
+#define CYDNNL_POOL_UNROLL _Pragma("GCC unroll 16")
+
+typedef uint32_t cydnnl_pool_v4su __attribute__((vector_size(16)));
+typedef uint32_t cydnnl_pool_v8su __attribute__((vector_size(32)));
+typedef uint32_t cydnnl_pool_v16su __attribute__((vector_size(64)));
+/* the bf16 bits (low half of each lane) of f32 lanes, cydnnl_common.h's
+   rounding */
+#define CYDNNL_POOL_BF16_BITS(VT, x, out)                                            \
+    do {                                                                             \
+        VT u_ = (VT)(x);                                                             \
+        CYDNNL_BF16_ROUND_BITS(VT, u_, r_, CYDNNL_SEL_VECTOR);                       \
+        out = r_;                                                                    \
+    } while (0)
+
+/* ---- the vector operations of each width: ldf/ldh load f32/bf16 lanes as
+   f32, stf/sth store them; sel_gt(x, a, t, ix): t where x > a else ix;
+   if_eq(d, k, t): d where k == t else 0; ldw8/ldw32, stw8/stw32: the
+   workspace's u8 or s32 tap indices ---- */
+/* 4 lanes: SSE4.1 */
+CYDNNL_PK __m128 cydnnl_pool_ldf_4(const float *p) { return _mm_loadu_ps(p); }
+CYDNNL_PK __m128 cydnnl_pool_ldh_4(const uint16_t *p) {
+    __m128i h = _mm_loadl_epi64((const __m128i *)p);
+    return _mm_castsi128_ps(_mm_slli_epi32(_mm_cvtepu16_epi32(h), 16));
+}
+CYDNNL_PK void cydnnl_pool_stf_4(float *p, __m128 x) { _mm_storeu_ps(p, x); }
+CYDNNL_PK void cydnnl_pool_sth_4(uint16_t *p, __m128 x) {
+    cydnnl_pool_v4su r;
+    CYDNNL_POOL_BF16_BITS(cydnnl_pool_v4su, x, r);
+    _mm_storel_epi64((__m128i *)p, _mm_packus_epi32((__m128i)r, (__m128i)r));
+}
+CYDNNL_PK __m128 cydnnl_pool_setf_4(float v) { return _mm_set1_ps(v); }
+CYDNNL_PK __m128i cydnnl_pool_seti_4(int32_t v) { return _mm_set1_epi32(v); }
+CYDNNL_PK __m128 cydnnl_pool_max_4(__m128 x, __m128 a) { return _mm_max_ps(x, a); }
+CYDNNL_PK __m128 cydnnl_pool_add_4(__m128 x, __m128 a) { return _mm_add_ps(x, a); }
+CYDNNL_PK __m128 cydnnl_pool_div_4(__m128 x, __m128 a) { return _mm_div_ps(x, a); }
+CYDNNL_PK __m128i cydnnl_pool_sel_gt_4(__m128 x, __m128 a, __m128i t, __m128i ix) {
+    return _mm_castps_si128(_mm_blendv_ps(_mm_castsi128_ps(ix), _mm_castsi128_ps(t),
+                                          _mm_cmpgt_ps(x, a)));
+}
+CYDNNL_PK __m128 cydnnl_pool_if_eq_4(__m128 d, __m128i k, __m128i t) {
+    return _mm_and_ps(d, _mm_castsi128_ps(_mm_cmpeq_epi32(k, t)));
+}
+CYDNNL_PK __m128i cydnnl_pool_ldw32_4(const int32_t *p) {
+    return _mm_loadu_si128((const __m128i *)p);
+}
+CYDNNL_PK void cydnnl_pool_stw32_4(int32_t *p, __m128i i) { _mm_storeu_si128((__m128i *)p, i); }
+CYDNNL_PK __m128i cydnnl_pool_ldw8_4(const uint8_t *p) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return _mm_cvtepu8_epi32(_mm_cvtsi32_si128(v));
+}
+CYDNNL_PK void cydnnl_pool_stw8_4(uint8_t *p, __m128i i) {
+    __m128i x = _mm_packus_epi32(i, i);
+    int32_t v = _mm_cvtsi128_si32(_mm_packus_epi16(x, x));
+    memcpy(p, &v, 4);
+}
+
+#if defined(__AVX2__)
+/* 8 lanes: AVX2 */
+CYDNNL_PK __m256 cydnnl_pool_ldf_8(const float *p) { return _mm256_loadu_ps(p); }
+CYDNNL_PK __m256 cydnnl_pool_ldh_8(const uint16_t *p) {
+    __m128i h = _mm_loadu_si128((const __m128i *)p);
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+CYDNNL_PK void cydnnl_pool_stf_8(float *p, __m256 x) { _mm256_storeu_ps(p, x); }
+CYDNNL_PK __m128i cydnnl_pool_pack32_8(__m256i r) {
+    return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+CYDNNL_PK void cydnnl_pool_sth_8(uint16_t *p, __m256 x) {
+    cydnnl_pool_v8su r;
+    CYDNNL_POOL_BF16_BITS(cydnnl_pool_v8su, x, r);
+    _mm_storeu_si128((__m128i *)p, cydnnl_pool_pack32_8((__m256i)r));
+}
+CYDNNL_PK __m256 cydnnl_pool_setf_8(float v) { return _mm256_set1_ps(v); }
+CYDNNL_PK __m256i cydnnl_pool_seti_8(int32_t v) { return _mm256_set1_epi32(v); }
+CYDNNL_PK __m256 cydnnl_pool_max_8(__m256 x, __m256 a) { return _mm256_max_ps(x, a); }
+CYDNNL_PK __m256 cydnnl_pool_add_8(__m256 x, __m256 a) { return _mm256_add_ps(x, a); }
+CYDNNL_PK __m256 cydnnl_pool_div_8(__m256 x, __m256 a) { return _mm256_div_ps(x, a); }
+CYDNNL_PK __m256i cydnnl_pool_sel_gt_8(__m256 x, __m256 a, __m256i t, __m256i ix) {
+    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(ix), _mm256_castsi256_ps(t),
+                                                _mm256_cmp_ps(x, a, _CMP_GT_OQ)));
+}
+CYDNNL_PK __m256 cydnnl_pool_if_eq_8(__m256 d, __m256i k, __m256i t) {
+    return _mm256_and_ps(d, _mm256_castsi256_ps(_mm256_cmpeq_epi32(k, t)));
+}
+CYDNNL_PK __m256i cydnnl_pool_ldw32_8(const int32_t *p) {
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+CYDNNL_PK void cydnnl_pool_stw32_8(int32_t *p, __m256i i) {
+    _mm256_storeu_si256((__m256i *)p, i);
+}
+CYDNNL_PK __m256i cydnnl_pool_ldw8_8(const uint8_t *p) {
+    return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
+}
+CYDNNL_PK void cydnnl_pool_stw8_8(uint8_t *p, __m256i i) {
+    __m128i x = cydnnl_pool_pack32_8(i);
+    _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(x, x));
+}
+#endif
+
+#if defined(__AVX512F__)
+/* 16 lanes: AVX-512 */
+CYDNNL_PK __m512 cydnnl_pool_ldf_16(const float *p) { return _mm512_loadu_ps(p); }
+CYDNNL_PK __m512 cydnnl_pool_ldh_16(const uint16_t *p) {
+    __m256i h = _mm256_loadu_si256((const __m256i *)p);
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+CYDNNL_PK void cydnnl_pool_stf_16(float *p, __m512 x) { _mm512_storeu_ps(p, x); }
+CYDNNL_PK void cydnnl_pool_sth_16(uint16_t *p, __m512 x) {
+    cydnnl_pool_v16su r;
+    CYDNNL_POOL_BF16_BITS(cydnnl_pool_v16su, x, r);
+    _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16((__m512i)r));
+}
+CYDNNL_PK __m512 cydnnl_pool_setf_16(float v) { return _mm512_set1_ps(v); }
+CYDNNL_PK __m512i cydnnl_pool_seti_16(int32_t v) { return _mm512_set1_epi32(v); }
+CYDNNL_PK __m512 cydnnl_pool_max_16(__m512 x, __m512 a) { return _mm512_max_ps(x, a); }
+CYDNNL_PK __m512 cydnnl_pool_add_16(__m512 x, __m512 a) { return _mm512_add_ps(x, a); }
+CYDNNL_PK __m512 cydnnl_pool_div_16(__m512 x, __m512 a) { return _mm512_div_ps(x, a); }
+CYDNNL_PK __m512i cydnnl_pool_sel_gt_16(__m512 x, __m512 a, __m512i t, __m512i ix) {
+    return _mm512_mask_mov_epi32(ix, _mm512_cmp_ps_mask(x, a, _CMP_GT_OQ), t);
+}
+CYDNNL_PK __m512 cydnnl_pool_if_eq_16(__m512 d, __m512i k, __m512i t) {
+    return _mm512_maskz_mov_ps(_mm512_cmpeq_epi32_mask(k, t), d);
+}
+CYDNNL_PK __m512i cydnnl_pool_ldw32_16(const int32_t *p) { return _mm512_loadu_si512(p); }
+CYDNNL_PK void cydnnl_pool_stw32_16(int32_t *p, __m512i i) { _mm512_storeu_si512(p, i); }
+CYDNNL_PK __m512i cydnnl_pool_ldw8_16(const uint8_t *p) {
+    return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p));
+}
+CYDNNL_PK void cydnnl_pool_stw8_16(uint8_t *p, __m512i i) {
+    _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(i));
+}
+#endif
+
+/* ---- 8 or 16 lanes (L) in vectors of W: NV vectors per pixel; K: f for
+   f32 data, h for bf16 ---- */
+#define CYDNNL_POOL_VEC(DT, T, K, L, W) CYDNNL_POOL_VEC_(DT, T, K, L, W)
+#define CYDNNL_POOL_VEC_(DT, T, K, L, W)                                             \
+/* forward on np pixels (windows ps apart, outputs ds apart) at once */              \
+CYDNNL_PK void cydnnl_pool_max_px_##DT##_##L(const cydnnl_pool_row_t *r,             \
+        const T *s, int64_t ps, T *d, int64_t ds, void *ws, const int np) {          \
+    enum { NV = L / W };                                                             \
+    __typeof__(cydnnl_pool_setf_##W(0)) a[CYDNNL_POOL_GV];                           \
+    __typeof__(cydnnl_pool_seti_##W(0)) ix[CYDNNL_POOL_GV];                          \
+    CYDNNL_POOL_UNROLL                                                               \
+    for (int v = 0; v < np * NV; v++) {                                              \
+        a[v] = cydnnl_pool_setf_##W(r->lowest);                                      \
+        ix[v] = cydnnl_pool_seti_##W(0);                                             \
+    }                                                                                \
+    for (int64_t t = 0; t < r->nt; t++) {                                            \
+        const T *p = s + r->toff[t];                                                 \
+        __typeof__(ix[0]) tv = cydnnl_pool_seti_##W((int32_t)t);                     \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int v = 0; v < np * NV; v++) {                                          \
+            __typeof__(a[0]) x =                                                     \
+                cydnnl_pool_ld##K##_##W(p + (v / NV) * ps + (v % NV) * W);           \
+            /* strict >: the first maximum in tap order keeps its index */           \
+            ix[v] = cydnnl_pool_sel_gt_##W(x, a[v], tv, ix[v]);                      \
+            a[v] = cydnnl_pool_max_##W(x, a[v]);                                     \
+        }                                                                            \
+    }                                                                                \
+    CYDNNL_POOL_UNROLL                                                               \
+    for (int v = 0; v < np * NV; v++) {                                              \
+        int64_t o = (v / NV) * ds + (v % NV) * W;                                    \
+        cydnnl_pool_st##K##_##W(d + o, a[v]);                                        \
+        if (ws && r->ws_u8)                                                          \
+            cydnnl_pool_stw8_##W((uint8_t *)ws + o, ix[v]);                          \
+        else if (ws)                                                                 \
+            cydnnl_pool_stw32_##W((int32_t *)ws + o, ix[v]);                         \
+    }                                                                                \
+}                                                                                    \
+CYDNNL_PK void cydnnl_pool_avg_px_##DT##_##L(const cydnnl_pool_row_t *r,             \
+        const T *s, int64_t ps, T *d, int64_t ds, const int np) {                    \
+    enum { NV = L / W };                                                             \
+    __typeof__(cydnnl_pool_setf_##W(0)) a[CYDNNL_POOL_GV];                           \
+    CYDNNL_POOL_UNROLL                                                               \
+    for (int v = 0; v < np * NV; v++) a[v] = cydnnl_pool_setf_##W(0);                \
+    for (int64_t t = 0; t < r->nt; t++) {                                            \
+        const T *p = s + r->toff[t];                                                 \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int v = 0; v < np * NV; v++)                                            \
+            a[v] = cydnnl_pool_add_##W(                                              \
+                a[v], cydnnl_pool_ld##K##_##W(p + (v / NV) * ps + (v % NV) * W));    \
+    }                                                                                \
+    CYDNNL_POOL_UNROLL                                                               \
+    for (int v = 0; v < np * NV; v++)                                                \
+        cydnnl_pool_st##K##_##W(d + (v / NV) * ds + (v % NV) * W,                    \
+           cydnnl_pool_div_##W(a[v], cydnnl_pool_setf_##W((float)r->nt)));           \
+}                                                                                    \
+static void cydnnl_pool_fwd_row_##DT##_##L(const cydnnl_pool_row_t *r, const T *s,   \
+        int64_t ps, T *d, int64_t ds, void *ws, int64_t count) {                     \
+    enum { NP = CYDNNL_POOL_GV / (L / W) };                                          \
+    size_t wsz = r->ws_u8 ? 1 : 4;                                                   \
+    int64_t j = 0;                                                                   \
+    if (r->is_max) {                                                                 \
+        for (; j + NP <= count; j += NP)                                             \
+            cydnnl_pool_max_px_##DT##_##L(r, s + j * ps, ps, d + j * ds, ds,         \
+                ws ? (char *)ws + j * ds * wsz : NULL, NP);                          \
+        for (; j < count; j++)                                                       \
+            cydnnl_pool_max_px_##DT##_##L(r, s + j * ps, ps, d + j * ds, ds,         \
+                ws ? (char *)ws + j * ds * wsz : NULL, 1);                           \
+    } else {                                                                         \
+        for (; j + NP <= count; j += NP)                                             \
+            cydnnl_pool_avg_px_##DT##_##L(r, s + j * ps, ps, d + j * ds, ds, NP);    \
+        for (; j < count; j++)                                                       \
+            cydnnl_pool_avg_px_##DT##_##L(r, s + j * ps, ps, d + j * ds, ds, 1);     \
+    }                                                                                \
+}                                                                                    \
+/* backward, one pixel at a time: its NV vectors of diff_dst added at                \
+   every tap (average) or, masked, at the tap its index names (max: a                \
+   scatter would not vectorise; indices outside [0, nt) add nothing) */              \
+static void cydnnl_pool_bwd_row_##DT##_##L(const cydnnl_pool_row_t *r, float *acc,   \
+        int64_t ps, const T *dd, int64_t ds, const void *ws, int64_t count) {        \
+    enum { NV = L / W };                                                             \
+    __typeof__(cydnnl_pool_setf_##W(0)) dv[NV], y;                                   \
+    __typeof__(cydnnl_pool_seti_##W(0)) kv[NV], tv;                                  \
+    const int64_t *toff = r->toff;                                                   \
+    for (int64_t j = 0; j < count; j++) {                                            \
+        float *q0 = acc + j * ps;                                                    \
+        int64_t o = j * ds;                                                          \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int c = 0; c < NV; c++) dv[c] = cydnnl_pool_ld##K##_##W(dd + o + c * W); \
+        if (!r->is_max) {                                                            \
+            CYDNNL_POOL_UNROLL                                                       \
+            for (int c = 0; c < NV; c++)                                             \
+                dv[c] = cydnnl_pool_div_##W(dv[c], cydnnl_pool_setf_##W((float)r->nt)); \
+            for (int64_t t = 0; t < r->nt; t++) {                                    \
+                CYDNNL_POOL_UNROLL                                                   \
+                for (int c = 0; c < NV; c++) {                                       \
+                    float *q = q0 + toff[t] + c * W;                                 \
+                    y = cydnnl_pool_add_##W(cydnnl_pool_ldf_##W(q), dv[c]);          \
+                    cydnnl_pool_stf_##W(q, y);                                       \
+                }                                                                    \
+            }                                                                        \
+            continue;                                                                \
+        }                                                                            \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int c = 0; c < NV; c++)                                                 \
+            kv[c] = r->ws_u8 ? cydnnl_pool_ldw8_##W((const uint8_t *)ws + o + c * W) \
+                             : cydnnl_pool_ldw32_##W((const int32_t *)ws + o + c * W); \
+        for (int64_t t = 0; t < r->nt; t++) {                                        \
+            tv = cydnnl_pool_seti_##W((int32_t)t);                                   \
+            CYDNNL_POOL_UNROLL                                                       \
+            for (int c = 0; c < NV; c++) {                                           \
+                float *q = q0 + toff[t] + c * W;                                     \
+                y = cydnnl_pool_if_eq_##W(dv[c], kv[c], tv);                         \
+                cydnnl_pool_stf_##W(q, cydnnl_pool_add_##W(cydnnl_pool_ldf_##W(q), y)); \
+            }                                                                        \
+        }                                                                            \
+    }                                                                                \
+}
+
+/* ---- any lane count up to 64: plain loops ---- */
+CYDNNL_PK float cydnnl_pool_get_f32(const float *p, int64_t i) { return p[i]; }
+CYDNNL_PK float cydnnl_pool_get_bf16(const uint16_t *p, int64_t i) {
     return cydnnl_bf16_to_f32(p[i]);
 }
-
-/* ---- any lane count n <= 64: plain loops ---- */
-#define CYDNNL_POOL_N(SUFFIX, T, LD)                                                 \
-CYDNNL_INLINE void cydnnl_pool_max_##SUFFIX##_n(                                     \
-        const T *CYDNNL_RESTRICT s, const int64_t *CYDNNL_RESTRICT toff, int64_t nt, \
-        float lowest, float *CYDNNL_RESTRICT acc, int32_t *CYDNNL_RESTRICT idx,         \
-        int64_t n) {                                                                 \
-    for (int64_t i = 0; i < n; i++) { acc[i] = lowest; idx[i] = 0; }                 \
-    for (int64_t t = 0; t < nt; t++) {                                               \
-        const T *p = s + toff[t];                                                    \
+CYDNNL_PK void cydnnl_pool_put_f32(float *p, int64_t i, float v) { p[i] = v; }
+CYDNNL_PK void cydnnl_pool_put_bf16(uint16_t *p, int64_t i, float v) {
+    p[i] = cydnnl_f32_to_bf16(v);
+}
+#define CYDNNL_POOL_ANY(DT, T)                                                       \
+static void cydnnl_pool_fwd_row_##DT##_n(const cydnnl_pool_row_t *r, const T *s,     \
+        int64_t ps, T *d, int64_t ds, void *ws, int64_t count) {                     \
+    const int64_t n = r->lanes, nt = r->nt;                                          \
+    float acc[64];                                                                   \
+    int32_t idx[64];                                                                 \
+    for (int64_t j = 0; j < count; j++) {                                            \
+        const T *sp = s + j * ps;                                                    \
+        int64_t o = j * ds;                                                          \
+        for (int64_t i = 0; i < n; i++) { acc[i] = r->is_max ? r->lowest : 0; idx[i] = 0; } \
+        for (int64_t t = 0; t < nt; t++) {                                           \
+            const T *p = sp + r->toff[t];                                            \
+            if (!r->is_max) {                                                        \
+                for (int64_t i = 0; i < n; i++) acc[i] += cydnnl_pool_get_##DT(p, i); \
+                continue;                                                            \
+            }                                                                        \
+            for (int64_t i = 0; i < n; i++) {                                        \
+                float v = cydnnl_pool_get_##DT(p, i);                                \
+                int gt = v > acc[i];                                                 \
+                acc[i] = gt ? v : acc[i];                                            \
+                idx[i] = gt ? (int32_t)t : idx[i];                                   \
+            }                                                                        \
+        }                                                                            \
+        for (int64_t i = 0; i < n; i++)                                              \
+            cydnnl_pool_put_##DT(d + o, i, r->is_max ? acc[i] : acc[i] / (float)nt); \
+        if (ws && r->ws_u8)                                                          \
+            for (int64_t i = 0; i < n; i++) ((uint8_t *)ws)[o + i] = (uint8_t)idx[i]; \
+        else if (ws)                                                                 \
+            memcpy((int32_t *)ws + o, idx, n * sizeof(int32_t));                     \
+    }                                                                                \
+}                                                                                    \
+static void cydnnl_pool_bwd_row_##DT##_n(const cydnnl_pool_row_t *r, float *acc,     \
+        int64_t ps, const T *dd, int64_t ds, const void *ws, int64_t count) {        \
+    const int64_t n = r->lanes, nt = r->nt;                                          \
+    float v[64];                                                                     \
+    for (int64_t j = 0; j < count; j++) {                                            \
+        float *q0 = acc + j * ps;                                                    \
+        int64_t o = j * ds;                                                          \
+        if (!r->is_max) {                                                            \
+            for (int64_t i = 0; i < n; i++) v[i] = cydnnl_pool_get_##DT(dd + o, i) / (float)nt; \
+            for (int64_t t = 0; t < nt; t++) {                                       \
+                float *q = q0 + r->toff[t];                                          \
+                for (int64_t i = 0; i < n; i++) q[i] += v[i];                        \
+            }                                                                        \
+            continue;                                                                \
+        }                                                                            \
         for (int64_t i = 0; i < n; i++) {                                            \
-            float v = LD(p, i);                                                      \
-            int gt = v > acc[i];                                                     \
-            acc[i] = gt ? v : acc[i];                                                \
-            idx[i] = gt ? (int32_t)t : idx[i];                                       \
-        }                                                                            \
-    }                                                                                \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_sum_##SUFFIX##_n(                                     \
-        const T *CYDNNL_RESTRICT s, const int64_t *CYDNNL_RESTRICT toff, int64_t nt, \
-        float *CYDNNL_RESTRICT acc, int64_t n) {                                     \
-    for (int64_t i = 0; i < n; i++) acc[i] = 0;                                      \
-    for (int64_t t = 0; t < nt; t++) {                                               \
-        const T *p = s + toff[t];                                                    \
-        for (int64_t i = 0; i < n; i++) acc[i] += LD(p, i);                          \
-    }                                                                                \
-}
-CYDNNL_POOL_N(f32, float, cydnnl_pool_ld_f32)
-CYDNNL_POOL_N(bf16, uint16_t, cydnnl_pool_ld_bf16)
-CYDNNL_INLINE void cydnnl_pool_add_n(float *CYDNNL_RESTRICT acc,
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt, const float *CYDNNL_RESTRICT v,
-        int64_t n) {
-    for (int64_t t = 0; t < nt; t++) {
-        float *p = acc + toff[t];
-        for (int64_t i = 0; i < n; i++) p[i] += v[i];
-    }
-}
-
-#if defined(__GNUC__) && !defined(CYDNNL_PLAIN_KERNELS)
-/* ---- 8 and 16 lanes with GCC vector extensions: gcc turns plain 8- or
-   16-lane loops into scalar code here rather than vectorising them ---- */
-/* vector types from cydnnl_common.h */
-#define CYDNNL_POOL_LOAD_f32(L, p) ({                                                \
-    cydnnl_v##L##sf v_; memcpy(&v_, (p), sizeof(v_)); v_; })
-/* bf16 lanes widened to f32: one vpmovzxwd where the ISA has it (gcc's
-   __builtin_convertvector takes four instructions for 16 lanes) */
-CYDNNL_INLINE void cydnnl_pool_load_bf16_16(cydnnl_v16sf *out, const uint16_t *p) {
-#if defined(__AVX512F__)
-    *out = (cydnnl_v16sf)_mm512_slli_epi32(
-        _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)), 16);
-#else
-    cydnnl_v16hu h;
-    memcpy(&h, p, sizeof(h));
-    *out = (cydnnl_v16sf)(__builtin_convertvector(h, cydnnl_v16su) << 16);
-#endif
-}
-CYDNNL_INLINE void cydnnl_pool_load_bf16_8(cydnnl_v8sf *out, const uint16_t *p) {
-#if defined(__AVX2__)
-    *out = (cydnnl_v8sf)_mm256_slli_epi32(
-        _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)), 16);
-#else
-    cydnnl_v8hu h;
-    memcpy(&h, p, sizeof(h));
-    *out = (cydnnl_v8sf)(__builtin_convertvector(h, cydnnl_v8su) << 16);
-#endif
-}
-#define CYDNNL_POOL_LOAD_bf16(L, p) ({                                               \
-    cydnnl_v##L##sf v_; cydnnl_pool_load_bf16_##L(&v_, (p)); v_; })
-/* u8 <-> s32 lanes: gcc's __builtin_convertvector goes scalar for these */
-CYDNNL_INLINE void cydnnl_pool_widen_u8_8(cydnnl_v8si *out, const uint8_t *w) {
-#if defined(__AVX2__)
-    *out = (cydnnl_v8si)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)w));
-#else
-    for (int i = 0; i < 8; i++) (*out)[i] = w[i];
-#endif
-}
-CYDNNL_INLINE void cydnnl_pool_widen_u8_16(cydnnl_v16si *out, const uint8_t *w) {
-#if defined(__AVX512F__)
-    *out = (cydnnl_v16si)_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)w));
-#else
-    cydnnl_v8si a, b;
-    cydnnl_pool_widen_u8_8(&a, w);
-    cydnnl_pool_widen_u8_8(&b, w + 8);
-    memcpy(out, &a, sizeof(a));
-    memcpy((char *)out + sizeof(a), &b, sizeof(b));
-#endif
-}
-CYDNNL_INLINE void cydnnl_pool_ws_u8_16(uint8_t *CYDNNL_RESTRICT w,
-                                        const int32_t *CYDNNL_RESTRICT idx) {
-#if defined(__AVX512F__)
-    _mm_storeu_si128((__m128i *)w, _mm512_cvtepi32_epi8(_mm512_loadu_si512(idx)));
-#else
-    for (int i = 0; i < 16; i++) w[i] = (uint8_t)idx[i];
-#endif
-}
-CYDNNL_INLINE void cydnnl_pool_ws_u8_8(uint8_t *CYDNNL_RESTRICT w,
-                                       const int32_t *CYDNNL_RESTRICT idx) {
-#if defined(__AVX512F__) && defined(__AVX512VL__)
-    _mm_storel_epi64((__m128i *)w,
-                     _mm256_cvtepi32_epi8(_mm256_loadu_si256((const __m256i *)idx)));
-#else
-    for (int i = 0; i < 8; i++) w[i] = (uint8_t)idx[i];
-#endif
-}
-CYDNNL_INLINE void cydnnl_pool_ws_to_s32_u8_16(int32_t *k, const uint8_t *w) {
-    cydnnl_v16si x;
-    cydnnl_pool_widen_u8_16(&x, w);
-    memcpy(k, &x, sizeof(x));
-}
-CYDNNL_INLINE void cydnnl_pool_ws_to_s32_u8_8(int32_t *k, const uint8_t *w) {
-    cydnnl_v8si x;
-    cydnnl_pool_widen_u8_8(&x, w);
-    memcpy(k, &x, sizeof(x));
-}
-/* max: strict >, so the first maximum in tap order keeps its index */
-#define CYDNNL_POOL_SELECT(L, m, a, b)                                                   \
-    ((cydnnl_v##L##si)(a) & (m)) | ((cydnnl_v##L##si)(b) & ~(m))
-#define CYDNNL_POOL_FWD(DT, T, L)                                                    \
-CYDNNL_INLINE void cydnnl_pool_max_##DT##_##L(                                       \
-        const T *CYDNNL_RESTRICT s, const int64_t *CYDNNL_RESTRICT toff, int64_t nt, \
-        float lowest, float *CYDNNL_RESTRICT acc, int32_t *CYDNNL_RESTRICT idx) {    \
-    cydnnl_v##L##sf a = (cydnnl_v##L##sf){} + lowest;                                \
-    cydnnl_v##L##si ix = (cydnnl_v##L##si){};                                        \
-    for (int64_t t = 0; t < nt; t++) {                                               \
-        cydnnl_v##L##sf v = CYDNNL_POOL_LOAD_##DT(L, s + toff[t]);                   \
-        cydnnl_v##L##si gt = v > a;                                                  \
-        a = (cydnnl_v##L##sf)(CYDNNL_POOL_SELECT(L, gt, v, a));                      \
-        ix = CYDNNL_POOL_SELECT(L, gt, (cydnnl_v##L##si){} + (int32_t)t, ix);        \
-    }                                                                                \
-    memcpy(acc, &a, sizeof(a));                                                      \
-    memcpy(idx, &ix, sizeof(ix));                                                    \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_sum_##DT##_##L(                                       \
-        const T *CYDNNL_RESTRICT s, const int64_t *CYDNNL_RESTRICT toff, int64_t nt, \
-        float *CYDNNL_RESTRICT acc) {                                                \
-    cydnnl_v##L##sf a = (cydnnl_v##L##sf){};                                         \
-    for (int64_t t = 0; t < nt; t++) a += CYDNNL_POOL_LOAD_##DT(L, s + toff[t]);     \
-    memcpy(acc, &a, sizeof(a));                                                      \
-}                                                                                    \
-/* four pixels along w (windows ps apart): independent compare/select     */         \
-/* chains hide each other's latency                                       */         \
-CYDNNL_INLINE void cydnnl_pool_max4_##DT##_##L(                                      \
-        const T *CYDNNL_RESTRICT s, int64_t ps, const int64_t *CYDNNL_RESTRICT toff, \
-        int64_t nt, float lowest, float *CYDNNL_RESTRICT acc,                        \
-        int32_t *CYDNNL_RESTRICT idx) {                                              \
-    cydnnl_v##L##sf a[4];                                                            \
-    cydnnl_v##L##si ix[4];                                                           \
-    for (int j = 0; j < 4; j++) {                                                    \
-        a[j] = (cydnnl_v##L##sf){} + lowest;                                         \
-        ix[j] = (cydnnl_v##L##si){};                                                 \
-    }                                                                                \
-    for (int64_t t = 0; t < nt; t++) {                                               \
-        const T *p = s + toff[t];                                                    \
-        cydnnl_v##L##si tv = (cydnnl_v##L##si){} + (int32_t)t;                       \
-        for (int j = 0; j < 4; j++) {                                                \
-            cydnnl_v##L##sf v = CYDNNL_POOL_LOAD_##DT(L, p + j * ps);                \
-            cydnnl_v##L##si gt = v > a[j];                                           \
-            a[j] = (cydnnl_v##L##sf)(CYDNNL_POOL_SELECT(L, gt, v, a[j]));            \
-            ix[j] = CYDNNL_POOL_SELECT(L, gt, tv, ix[j]);                            \
-        }                                                                            \
-    }                                                                                \
-    memcpy(acc, a, sizeof(a));                                                       \
-    memcpy(idx, ix, sizeof(ix));                                                     \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_sum4_##DT##_##L(                                      \
-        const T *CYDNNL_RESTRICT s, int64_t ps, const int64_t *CYDNNL_RESTRICT toff, \
-        int64_t nt, float *CYDNNL_RESTRICT acc) {                                    \
-    cydnnl_v##L##sf a[4];                                                            \
-    for (int j = 0; j < 4; j++) a[j] = (cydnnl_v##L##sf){};                          \
-    for (int64_t t = 0; t < nt; t++)                                                 \
-        for (int j = 0; j < 4; j++)                                                  \
-            a[j] += CYDNNL_POOL_LOAD_##DT(L, s + toff[t] + j * ps);                  \
-    memcpy(acc, a, sizeof(a));                                                       \
-}                                                                                    \
-/* backward, reading diff_dst (and ws) straight from memory               */         \
-CYDNNL_INLINE void cydnnl_pool_avgbwd_##DT##_##L(float *CYDNNL_RESTRICT acc,         \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt, const T *CYDNNL_RESTRICT dd, \
-        float div) {                                                                 \
-    cydnnl_v##L##sf d = CYDNNL_POOL_LOAD_##DT(L, dd) / div;                          \
-    for (int64_t t = 0; t < nt; t++) {                                               \
-        cydnnl_v##L##sf y;                                                           \
-        memcpy(&y, acc + toff[t], sizeof(y));                                        \
-        y += d;                                                                      \
-        memcpy(acc + toff[t], &y, sizeof(y));                                        \
-    }                                                                                \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_maxbwd_u8_##DT##_##L(float *CYDNNL_RESTRICT acc,      \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt, const T *CYDNNL_RESTRICT dd, \
-        const uint8_t *CYDNNL_RESTRICT ws) {                                         \
-    cydnnl_v##L##sf d = CYDNNL_POOL_LOAD_##DT(L, dd);                                \
-    cydnnl_v##L##si k;                                                               \
-    cydnnl_pool_widen_u8_##L(&k, ws);                                                \
-    cydnnl_pool_maskadd_##L(acc, toff, nt, &d, &k);                                  \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_maxbwd_s32_##DT##_##L(float *CYDNNL_RESTRICT acc,     \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt, const T *CYDNNL_RESTRICT dd, \
-        const int32_t *CYDNNL_RESTRICT ws) {                                         \
-    cydnnl_v##L##sf d = CYDNNL_POOL_LOAD_##DT(L, dd);                                \
-    cydnnl_v##L##si k;                                                               \
-    memcpy(&k, ws, sizeof(k));                                                       \
-    cydnnl_pool_maskadd_##L(acc, toff, nt, &d, &k);                                  \
-}
-/* max backward: lane i adds d[i] at tap k[i], as masked adds over every
-   tap (scatters do not vectorise); lanes with k outside [0, nt) add 0 */
-#define CYDNNL_POOL_LANES(L)                                                         \
-CYDNNL_INLINE void cydnnl_pool_maskadd_##L(float *CYDNNL_RESTRICT acc,               \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt, const cydnnl_v##L##sf *d,   \
-        const cydnnl_v##L##si *k) {                                                  \
-    for (int64_t t = 0; t < nt; t++) {                                               \
-        cydnnl_v##L##sf y;                                                           \
-        cydnnl_v##L##si m = *k == ((cydnnl_v##L##si){} + (int32_t)t);                \
-        memcpy(&y, acc + toff[t], sizeof(y));                                        \
-        y += (cydnnl_v##L##sf)((cydnnl_v##L##si)*d & m);                             \
-        memcpy(acc + toff[t], &y, sizeof(y));                                        \
-    }                                                                                \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_maxbwd_##L(float *CYDNNL_RESTRICT acc,                \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt,                             \
-        const float *CYDNNL_RESTRICT dd,                                             \
-        const int32_t *CYDNNL_RESTRICT k) {                                          \
-    cydnnl_v##L##sf d;                                                               \
-    cydnnl_v##L##si kk;                                                              \
-    memcpy(&d, dd, sizeof(d));                                                       \
-    memcpy(&kk, k, sizeof(kk));                                                      \
-    cydnnl_pool_maskadd_##L(acc, toff, nt, &d, &kk);                                 \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_add_##L(float *CYDNNL_RESTRICT acc,                   \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt,                             \
-        const float *CYDNNL_RESTRICT v) {                                            \
-    cydnnl_v##L##sf x;                                                               \
-    memcpy(&x, v, sizeof(x));                                                        \
-    for (int64_t t = 0; t < nt; t++) {                                               \
-        cydnnl_v##L##sf y;                                                           \
-        memcpy(&y, acc + toff[t], sizeof(y));                                        \
-        y += x;                                                                      \
-        memcpy(acc + toff[t], &y, sizeof(y));                                        \
-    }                                                                                \
-}                                                                                    \
-/* f32 to bf16 with cydnnl_f32_to_bf16's rounding (cydnnl_common.h),     */         \
-/* lane-wise                                                              */         \
-CYDNNL_INLINE void cydnnl_pool_to_bf16_##L(uint16_t *CYDNNL_RESTRICT d,              \
-                                           const float *CYDNNL_RESTRICT a) {         \
-    cydnnl_v##L##su u;                                                               \
-    memcpy(&u, a, sizeof(u));                                                        \
-    CYDNNL_BF16_ROUND_BITS(cydnnl_v##L##su, u, r, CYDNNL_SEL_VECTOR);                \
-    cydnnl_v##L##hu h = __builtin_convertvector(r, cydnnl_v##L##hu);                 \
-    memcpy(d, &h, sizeof(h));                                                        \
-}
-CYDNNL_POOL_LANES(16)
-CYDNNL_POOL_LANES(8)
-CYDNNL_POOL_FWD(f32, float, 16)
-CYDNNL_POOL_FWD(f32, float, 8)
-CYDNNL_POOL_FWD(bf16, uint16_t, 16)
-CYDNNL_POOL_FWD(bf16, uint16_t, 8)
-
-#else
-/* ---- the plain fallback (CYDNNL_PLAIN_KERNELS or no GCC extensions):
-   the same functions as loops ---- */
-#define CYDNNL_POOL_LANES(L)                                                         \
-CYDNNL_INLINE void cydnnl_pool_maxbwd_##L(float *CYDNNL_RESTRICT acc,                \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt,                             \
-        const float *CYDNNL_RESTRICT dd,                                             \
-        const int32_t *CYDNNL_RESTRICT k) {                                          \
-    for (int64_t i = 0; i < L; i++)                                                  \
-        if (k[i] >= 0 && k[i] < nt) acc[toff[k[i]] + i] += dd[i];                    \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_add_##L(float *CYDNNL_RESTRICT acc,                   \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt,                             \
-        const float *CYDNNL_RESTRICT v) {                                            \
-    cydnnl_pool_add_n(acc, toff, nt, v, L);                                          \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_to_bf16_##L(uint16_t *CYDNNL_RESTRICT d,              \
-                                           const float *CYDNNL_RESTRICT a) {         \
-    for (int64_t i = 0; i < L; i++) d[i] = cydnnl_f32_to_bf16(a[i]);                 \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_ws_u8_##L(uint8_t *CYDNNL_RESTRICT w,                 \
-                                         const int32_t *CYDNNL_RESTRICT idx) {       \
-    for (int64_t i = 0; i < L; i++) w[i] = (uint8_t)idx[i];                          \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_ws_to_s32_u8_##L(int32_t *k, const uint8_t *w) {      \
-    for (int64_t i = 0; i < L; i++) k[i] = w[i];                                     \
-}
-#define CYDNNL_POOL_FWD(DT, T, LD, L)                                                \
-CYDNNL_INLINE void cydnnl_pool_max_##DT##_##L(                                       \
-        const T *CYDNNL_RESTRICT s, const int64_t *CYDNNL_RESTRICT toff, int64_t nt, \
-        float lowest, float *CYDNNL_RESTRICT acc, int32_t *CYDNNL_RESTRICT idx) {    \
-    cydnnl_pool_max_##DT##_n(s, toff, nt, lowest, acc, idx, L);                      \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_sum_##DT##_##L(                                       \
-        const T *CYDNNL_RESTRICT s, const int64_t *CYDNNL_RESTRICT toff, int64_t nt, \
-        float *CYDNNL_RESTRICT acc) {                                                \
-    cydnnl_pool_sum_##DT##_n(s, toff, nt, acc, L);                                   \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_max4_##DT##_##L(                                      \
-        const T *CYDNNL_RESTRICT s, int64_t ps, const int64_t *CYDNNL_RESTRICT toff, \
-        int64_t nt, float lowest, float *CYDNNL_RESTRICT acc,                        \
-        int32_t *CYDNNL_RESTRICT idx) {                                              \
-    for (int64_t j = 0; j < 4; j++)                                                  \
-        cydnnl_pool_max_##DT##_n(s + j * ps, toff, nt, lowest, acc + j * L,          \
-                                 idx + j * L, L);                                    \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_sum4_##DT##_##L(                                      \
-        const T *CYDNNL_RESTRICT s, int64_t ps, const int64_t *CYDNNL_RESTRICT toff, \
-        int64_t nt, float *CYDNNL_RESTRICT acc) {                                    \
-    for (int64_t j = 0; j < 4; j++)                                                  \
-        cydnnl_pool_sum_##DT##_n(s + j * ps, toff, nt, acc + j * L, L);              \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_avgbwd_##DT##_##L(float *CYDNNL_RESTRICT acc,         \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt, const T *CYDNNL_RESTRICT dd, \
-        float div) {                                                                 \
-    float v[L];                                                                      \
-    for (int64_t i = 0; i < L; i++) v[i] = LD(dd, i) / div;                          \
-    cydnnl_pool_add_n(acc, toff, nt, v, L);                                          \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_maxbwd_u8_##DT##_##L(float *CYDNNL_RESTRICT acc,      \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt, const T *CYDNNL_RESTRICT dd, \
-        const uint8_t *CYDNNL_RESTRICT ws) {                                         \
-    for (int64_t i = 0; i < L; i++)                                                  \
-        if (ws[i] < nt) acc[toff[ws[i]] + i] += LD(dd, i);                           \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_maxbwd_s32_##DT##_##L(float *CYDNNL_RESTRICT acc,     \
-        const int64_t *CYDNNL_RESTRICT toff, int64_t nt, const T *CYDNNL_RESTRICT dd, \
-        const int32_t *CYDNNL_RESTRICT ws) {                                         \
-    for (int64_t i = 0; i < L; i++)                                                  \
-        if (ws[i] >= 0 && ws[i] < nt) acc[toff[ws[i]] + i] += LD(dd, i);             \
-}
-CYDNNL_POOL_LANES(16)
-CYDNNL_POOL_LANES(8)
-CYDNNL_POOL_FWD(f32, float, cydnnl_pool_ld_f32, 16)
-CYDNNL_POOL_FWD(f32, float, cydnnl_pool_ld_f32, 8)
-CYDNNL_POOL_FWD(bf16, uint16_t, cydnnl_pool_ld_bf16, 16)
-CYDNNL_POOL_FWD(bf16, uint16_t, cydnnl_pool_ld_bf16, 8)
-#endif
-/* backward over `count` pixels along w whose windows lie inside src:
-   windows ps apart in acc, diff_dst (and ws) ds apart */
-#define CYDNNL_POOL_BWD_ROWS(DT, T, L)                                               \
-CYDNNL_INLINE void cydnnl_pool_avgbwd_row_##DT##_##L(float *acc, int64_t ps,         \
-        const int64_t *toff, int64_t nt, const T *dd, int64_t ds, int64_t count,     \
-        float div) {                                                                 \
-    for (int64_t j = 0; j < count; j++)                                              \
-        cydnnl_pool_avgbwd_##DT##_##L(acc + j * ps, toff, nt, dd + j * ds, div);     \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_maxbwd_row_u8_##DT##_##L(float *acc, int64_t ps,      \
-        const int64_t *toff, int64_t nt, const T *dd, int64_t ds, const uint8_t *ws, \
-        int64_t count) {                                                             \
-    for (int64_t j = 0; j < count; j++)                                              \
-        cydnnl_pool_maxbwd_u8_##DT##_##L(acc + j * ps, toff, nt, dd + j * ds,        \
-                                         ws + j * ds);                               \
-}                                                                                    \
-CYDNNL_INLINE void cydnnl_pool_maxbwd_row_s32_##DT##_##L(float *acc, int64_t ps,     \
-        const int64_t *toff, int64_t nt, const T *dd, int64_t ds, const int32_t *ws, \
-        int64_t count) {                                                             \
-    for (int64_t j = 0; j < count; j++)                                              \
-        cydnnl_pool_maxbwd_s32_##DT##_##L(acc + j * ps, toff, nt, dd + j * ds,       \
-                                          ws + j * ds);                              \
-}
-/* forward over `count` pixels along w whose windows lie inside src
-   (windows ps apart), four at a time, storing dst and the workspace
-   (dst's offsets, ds apart; ws may be NULL) */
-CYDNNL_INLINE void cydnnl_pool_store_f32_16(float *d, const float *a) {
-    memcpy(d, a, 64);
-}
-CYDNNL_INLINE void cydnnl_pool_store_f32_8(float *d, const float *a) {
-    memcpy(d, a, 32);
-}
-#define cydnnl_pool_store_bf16_16 cydnnl_pool_to_bf16_16
-#define cydnnl_pool_store_bf16_8 cydnnl_pool_to_bf16_8
-#define CYDNNL_POOL_FWD_ROWS(DT, T, L)                                               \
-CYDNNL_INLINE void cydnnl_pool_fwd_row_##DT##_##L(const T *s, int64_t ps,            \
-        const int64_t *toff, int64_t nt, int is_max, float lowest, float div,        \
-        T *d, int64_t ds, void *ws, int ws_u8, int64_t count) {                      \
-    float acc[4 * L];                                                                \
-    int32_t idx[4 * L];                                                              \
-    int64_t j = 0, q, n;                                                             \
-    for (; j < count; j += n) {                                                      \
-        n = count - j >= 4 ? 4 : 1;                                                  \
-        if (n == 4 && is_max)                                                        \
-            cydnnl_pool_max4_##DT##_##L(s + j * ps, ps, toff, nt, lowest, acc, idx); \
-        else if (n == 4)                                                             \
-            cydnnl_pool_sum4_##DT##_##L(s + j * ps, ps, toff, nt, acc);              \
-        else if (is_max)                                                             \
-            cydnnl_pool_max_##DT##_##L(s + j * ps, toff, nt, lowest, acc, idx);      \
-        else                                                                         \
-            cydnnl_pool_sum_##DT##_##L(s + j * ps, toff, nt, acc);                   \
-        if (!is_max)                                                                 \
-            for (q = 0; q < n * L; q++) acc[q] = acc[q] / div;                       \
-        for (q = 0; q < n; q++) {                                                    \
-            cydnnl_pool_store_##DT##_##L(d + (j + q) * ds, acc + q * L);             \
-            if (ws && ws_u8)                                                         \
-                cydnnl_pool_ws_u8_##L((uint8_t *)ws + (j + q) * ds, idx + q * L);    \
-            else if (ws)                                                             \
-                memcpy((int32_t *)ws + (j + q) * ds, idx + q * L, L * sizeof(int32_t)); \
+            int64_t k = r->ws_u8 ? ((const uint8_t *)ws)[o + i]                      \
+                                 : ((const int32_t *)ws)[o + i];                     \
+            if (k >= 0 && k < nt) q0[r->toff[k] + i] += cydnnl_pool_get_##DT(dd + o, i); \
         }                                                                            \
     }                                                                                \
 }
-CYDNNL_POOL_FWD_ROWS(f32, float, 16)
-CYDNNL_POOL_FWD_ROWS(f32, float, 8)
-CYDNNL_POOL_FWD_ROWS(bf16, uint16_t, 16)
-CYDNNL_POOL_FWD_ROWS(bf16, uint16_t, 8)
-CYDNNL_POOL_BWD_ROWS(f32, float, 16)
-CYDNNL_POOL_BWD_ROWS(f32, float, 8)
-CYDNNL_POOL_BWD_ROWS(bf16, uint16_t, 16)
-CYDNNL_POOL_BWD_ROWS(bf16, uint16_t, 8)
 
+CYDNNL_POOL_VEC(f32, float, f, 16, CYDNNL_POOL_W16)
+CYDNNL_POOL_VEC(f32, float, f, 8, CYDNNL_POOL_W8)
+CYDNNL_POOL_VEC(bf16, uint16_t, h, 16, CYDNNL_POOL_W16)
+CYDNNL_POOL_VEC(bf16, uint16_t, h, 8, CYDNNL_POOL_W8)
+CYDNNL_POOL_ANY(f32, float)
+CYDNNL_POOL_ANY(bf16, uint16_t)
 #endif /* CYDNNL_POOL_KERNELS_H */

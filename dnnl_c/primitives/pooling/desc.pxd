@@ -17,8 +17,10 @@ cdef struct pooling_desc_t:
 cdef inline const pooling_desc_t *pooling_desc(const dnnl_primitive_desc *pd) noexcept nogil:
     return <const pooling_desc_t *>pd.desc
 
-# cython:blocked / nhwc / plain: how channels are laid out, and the threads
-# the backward scratchpad was sized for.
+# blocked / nhwc / plain:<level>: how channels are laid out, the ISA level
+# (dnnl_cpu_isa_t) whose kernels run, and the threads the backward
+# scratchpad was sized for.
 cdef struct pooling_fast_conf_t:
     int layout
+    int isa
     int nthr

@@ -1,7 +1,7 @@
 # The pooling primitive (oneDNN src/common/pooling.cpp, pooling_pd.hpp and the
 # cpu pooling list): validation, then implementations on channel-blocked,
-# channels-last and plain layouts, and `ref:any` on any layouts through plain
-# f32 scratch.
+# channels-last and plain layouts, one per ISA level each ("blocked:avx2",
+# ...), and `ref:any` on any layouts through plain f32 scratch.
 
 from libc.stdio cimport snprintf
 from libc.stdint cimport int64_t, int32_t, INT64_MAX
@@ -12,8 +12,9 @@ from dnnl_c.primitives.reorder.reorder cimport reorder_md
 from dnnl_c.primitives.pooling.desc cimport pooling_desc_t, pooling_desc, pooling_fast_conf_t
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 from dnnl_c.kernels.pooling cimport (pool_geom_t, pool_blocks_t, pool_view_t, pool_lowest,
-                                     pool_fwd_blocked, pool_bwd_blocked, pool_bwd_slab,
-                                     pool_fwd_ref, pool_bwd_ref)
+                                     pool_kernels_t, pool_kernels_for, pool_fwd_blocked,
+                                     pool_bwd_blocked, pool_bwd_slab, pool_fwd_ref, pool_bwd_ref)
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
 
 cdef extern from "primitives/pooling/pooling_shape.h" nogil:
     int cydnnl_pool_out_check(int64_t src, int64_t out, int64_t k, int64_t dil, int64_t s,
@@ -160,7 +161,7 @@ cdef void fill_geom(const dnnl_primitive_desc *pd, pool_geom_t *g) noexcept nogi
             g.p[j] = pooling_desc(pd).padding_l[i]
 
 
-# ------------------------------------------------------------ cython:* (blocks)
+# ------------------------------------------------------------ blocked, nhwc, plain
 
 cdef void fill_blocks(const md_t *md, int kind, pool_blocks_t *b) noexcept nogil:
     cdef int64_t c = md.dims[1]
@@ -226,6 +227,10 @@ cdef dnnl_status_t fast_init(dnnl_primitive_desc *pd, int kind) noexcept nogil:
     if conf == NULL:
         return fail(dnnl_out_of_memory, "pooling: out of memory")
     conf.layout = kind
+    conf.isa = pd_isa(pd)
+    if pool_kernels_for(conf.isa) == NULL:
+        return fail(dnnl_unimplemented, "pooling: this build has no kernels for this ISA "
+                    "level")
     # backward's threads each own a slab of f32 accumulators for bf16
     conf.nthr = max(omp_get_max_threads(), 1)
     if not is_fwd(pd) and data.data_type == dnnl_bf16:
@@ -271,15 +276,16 @@ cdef dnnl_status_t fast_execute(const dnnl_primitive_desc *pd,
     cdef pool_geom_t g
     cdef pool_blocks_t b
     cdef pool_view_t vs, vd
+    cdef const pool_kernels_t *k = pool_kernels_for(conf.isa)
     fill_geom(pd, &g)
     fill_blocks(data, kind, &b)
     fill_view(data, kind, &vs)
     fill_view(out, kind, &vd)
     if is_fwd(pd):
-        pool_fwd_blocked(&g, &b, ctx_data(ctx, DNNL_ARG_SRC), &vs, ctx_data(ctx, DNNL_ARG_DST),
+        pool_fwd_blocked(k, &g, &b, ctx_data(ctx, DNNL_ARG_SRC), &vs, ctx_data(ctx, DNNL_ARG_DST),
                          &vd, ws, data.data_type, ws_md.data_type)
     else:
-        pool_bwd_blocked(&g, &b, ctx_data(ctx, DNNL_ARG_DIFF_DST), &vd, ws,
+        pool_bwd_blocked(k, &g, &b, ctx_data(ctx, DNNL_ARG_DIFF_DST), &vd, ws,
                          ctx_data(ctx, DNNL_ARG_DIFF_SRC), &vs, <float *>ctx.scratchpad,
                          conf.nthr, data.data_type, ws_md.data_type)
     return dnnl_success
@@ -375,9 +381,13 @@ cdef dnnl_status_t pooling_query(const dnnl_primitive_desc *pd, dnnl_query_t wha
 cdef primitive_kind_t pooling_kind
 pooling_kind.kind = dnnl_pooling
 pooling_kind.query = pooling_query
-impl_list_add(&pooling_kind.impls, "cython:blocked", blocked_init, fast_execute)
-impl_list_add(&pooling_kind.impls, "cython:nhwc", nhwc_init, fast_execute)
-impl_list_add(&pooling_kind.impls, "cython:plain", plain_init, fast_execute)
+# each layout kind at every level, highest first, as oneDNN lists its jit kinds
+for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+    impl_list_add_isa(&pooling_kind.impls, "blocked", isa, blocked_init, fast_execute)
+for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+    impl_list_add_isa(&pooling_kind.impls, "nhwc", isa, nhwc_init, fast_execute)
+for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+    impl_list_add_isa(&pooling_kind.impls, "plain", isa, plain_init, fast_execute)
 impl_list_add(&pooling_kind.impls, "ref:any", ref_init, ref_execute)
 register_kind(&pooling_kind)
 

@@ -1,0 +1,44 @@
+/* The pooling row kernels' per-level tables (see cydnnl_isa.h): what
+   kernels/pooling.pyx sees of kernels/isa/pooling_isa.c. A row is `count`
+   output pixels along w whose windows lie wholly inside src; one indirect
+   call does a row. */
+#ifndef CYDNNL_POOL_ISA_H
+#define CYDNNL_POOL_ISA_H
+#include <stdint.h>
+#include "cydnnl_isa.h"
+
+/* What every row of one (n, channel block) shares. */
+typedef struct {
+    const int64_t *toff;    /* the taps' offsets from a window's origin (elements),
+                               flat (kd, kh, kw) order */
+    int64_t nt;             /* taps: the whole kernel (average divides by nt) */
+    int64_t lanes;          /* contiguous channels per pixel, 1 to 64 */
+    int bf16;               /* data bf16 (else f32) */
+    int is_max;             /* max (else average) */
+    int ws_u8;              /* the workspace, where there is one: u8 (else s32) */
+    float lowest;           /* max's start value */
+} cydnnl_pool_row_t;
+
+typedef struct {
+    /* forward: windows ps elements apart in src; dst and the workspace
+       (may be NULL; dst's offsets) ds apart */
+    void (*fwd_row)(const cydnnl_pool_row_t *r, const void *src, int64_t ps, void *dst,
+                    int64_t ds, void *ws, int64_t count);
+    /* backward: adds diff_dst (ds apart; ws has its offsets) into f32
+       windows ps apart in acc */
+    void (*bwd_row)(const cydnnl_pool_row_t *r, float *acc, int64_t ps,
+                    const void *diff_dst, int64_t ds, const void *ws, int64_t count);
+    /* zeroes count pixels of `lanes` f32, ds apart (a memset per pixel costs
+       a third of channels-last backward) */
+    void (*zero_row)(float *dst, int64_t ds, int64_t lanes, int64_t count);
+    /* count pixels of `lanes` f32 (ss apart) to bf16 (ds apart) */
+    void (*to_bf16_row)(uint16_t *dst, int64_t ds, const float *src, int64_t ss,
+                        int64_t lanes, int64_t count);
+} cydnnl_pool_kernels_t;
+
+CYDNNL_ISA_DECLARE(cydnnl_pool_kernels_t, cydnnl_pool_kernels)
+
+static inline const cydnnl_pool_kernels_t *cydnnl_pool_kernels_for(int level) {
+    return CYDNNL_ISA_SELECT(cydnnl_pool_kernels, level);
+}
+#endif
