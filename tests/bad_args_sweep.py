@@ -177,7 +177,7 @@ def odd_values(pool):
 NEVER_VALID = {"nan", "1.5", "str", "bytes", "object", "set", "np 2-d", "np object"}
 FLOAT_PARAMS = {"alpha", "beta", "k"}
 NON_STATUS = ("_get_size", "_get_size_v2", "_equal", "type_size", "get_count", "query_s32",
-              "_extent", "2str", "query_md", "cpu_isa_info")
+              "_extent", "2str", "query_md", "cpu_isa_info", "cpu_isa_has")
 
 
 def failure_value(name):
@@ -186,7 +186,8 @@ def failure_value(name):
         return str
     if name in ("dnnl_memory_desc_equal", "dnnl_memory_desc_get_size",
                 "dnnl_memory_desc_get_size_v2", "dnnl_data_type_size", "dnnl_engine_get_count",
-                "dnnl_primitive_desc_query_s32", "cydnnl_memory_desc_extent"):
+                "dnnl_primitive_desc_query_s32", "cydnnl_memory_desc_extent",
+                "cydnnl_cpu_isa_has"):
         return int
     if name == "dnnl_primitive_desc_query_md":
         return (type(None), c.dnnl_memory_desc_t)

@@ -42,11 +42,11 @@ def cydnnl_cpu_isa_info(isa):
 
 
 def cydnnl_cpu_isa_has(isa):
-    """oneDNN's mayiuse: whether the CPU has the ISA level `isa` and the ISA
-    limit allows it (implementations compiled for it may run). Fixes the limit,
-    as creating a primitive descriptor does."""
+    """oneDNN's mayiuse: 1 if the CPU has the ISA level `isa` and the ISA
+    limit allows it (implementations compiled for it may run), else 0 (an int,
+    as C's answer). Fixes the limit, as creating a primitive descriptor does."""
     try:
-        return bool(c.cpu_isa_has(<dnnl_cpu_isa_t>_enum(isa, "isa")))
+        return 1 if c.cpu_isa_has(<dnnl_cpu_isa_t>_enum(isa, "isa")) else 0
     except Exception as err:
         _bad(err)
-        return False
+        return 0
