@@ -311,6 +311,24 @@ def test_channels_last_backward_by_image_and_by_block(eng, strm, alg, mb):
               tag.nhwc)
 
 
+@pytest.mark.parametrize("mb", [1, 2, 3, 5])
+@pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
+def test_bf16_channels_last_backward_by_image_and_by_block(eng, strm, alg, mb):
+    """The same for bf16, which accumulates a whole image (or one block) in an
+    f32 slab and rounds once."""
+    p = Prob(mb, 35, [9, 8], [3, 3], [2, 1], [0, 0], [1, 0], [0, 1])
+    x = bf16_round(data(p.src_dims, 11))
+    g = bf16_round(data(p.dst_dims, 12))
+    pd = fwd_pd(eng, p, alg, dt.bf16, tag.nhwc)
+    _, ws = run_fwd(eng, strm, pd, x)
+    _, exp_ws = np_forward(x, alg, p)
+    ds = run_bwd(eng, strm, bwd_pd(eng, p, alg, pd, dt.bf16), g, ws).read(np.float32)
+    exp_ds = bf16_round(np_backward(g, exp_ws, alg, p).astype(np.float32))
+    # atol: sums that cancel to ~1e-17 in float64 are 0 in f32
+    np.testing.assert_allclose(ds, exp_ds, rtol=2 ** -7, atol=1e-6)
+    assert np.mean(ds == exp_ds) > 0.97
+
+
 @pytest.mark.parametrize("layout", [tag.nChw8c, tag.nChw16c, tag.nhwc], ids=lambda t: t.name)
 @pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
 def test_blocked_buffers_bit_for_bit_with_zeroed_channel_padding(eng, strm, alg, layout):

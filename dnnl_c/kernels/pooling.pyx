@@ -415,28 +415,51 @@ cdef void bwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blo
 
 
 cdef void bwd_image(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
-                    const float *diff_dst, const pool_view_t *vd, const char *ws, int ws_dt,
-                    float *diff_src, const pool_view_t *vs, int64_t n) noexcept nogil:
-    """f32 diff_src of one n, every block, where a pixel's blocks are
-    adjacent (channels-last): the image is zeroed in one pass, and each
-    output row does all blocks while the src rows it touches are in cache
-    (block by block over the whole image runs twice as long)."""
-    cdef int64_t blk, od, oh
+                    const data_t *diff_dst, const pool_view_t *vd, const char *ws, int ws_dt,
+                    data_t *diff_src, const pool_view_t *vs, float *slab,
+                    int64_t n) noexcept nogil:
+    """diff_src of one n, every block, where a pixel's blocks are adjacent
+    (channels-last): the image is zeroed in one pass, and each output row
+    does all blocks while the src rows it touches are in cache (block by
+    block over the whole image runs twice as long). f32 accumulates in
+    place, bf16 in this thread's slab (a dense f32 image), stored at the end."""
+    cdef int64_t blk, od, oh, id_, ih, wl
+    cdef int64_t lanes = (b.nblk - 1) * b.cb + (b.cb if b.zero_tail else b.last)
     cdef int64_t toff[MAX_TAPS]
     cdef pool_row_t r
-    cdef float *ab = diff_src + n * vs.sn
-    row_init(&r, g, toff, tap_table(g, vs, toff), b.cb, False, ws_dt, 0)
-    zero_image(k, g, ab, vs, (b.nblk - 1) * b.cb + (b.cb if b.zero_tail else b.last))
+    cdef float *ab
+    cdef pool_view_t va
+    if data_t is float:
+        ab = <float *>diff_src + n * vs.sn
+        va = vs[0]
+    else:
+        ab = slab
+        va.sn = 0
+        va.sc = b.cb
+        va.sw = b.nblk * b.cb
+        va.sh = g.i[2] * va.sw
+        va.sd = g.i[1] * va.sh
+    row_init(&r, g, toff, tap_table(g, &va, toff), b.cb, data_t is not float, ws_dt, 0)
+    zero_image(k, g, ab, &va, lanes)
     for od in range(g.o[0]):
         for oh in range(g.o[1]):
             for blk in range(b.nblk):
                 r.lanes = b.last if blk == b.nblk - 1 else b.cb
-                bwd_block_row(k, g, &r, ab + blk * vs.sc, vs, diff_dst, vd, ws, ws_dt,
+                bwd_block_row(k, g, &r, ab + blk * va.sc, &va, diff_dst, vd, ws, ws_dt,
                               n * vd.sn + blk * vd.sc, od, oh)
+    if data_t is not float:
+        for id_ in range(g.i[0]):
+            for ih in range(g.i[1]):
+                for blk in range(b.nblk):
+                    wl = b.cb if (blk < b.nblk - 1 or b.zero_tail) else b.last
+                    k.to_bf16_row(diff_src + n * vs.sn + blk * vs.sc + id_ * vs.sd + ih * vs.sh,
+                                  vs.sw, ab + blk * va.sc + id_ * va.sd + ih * va.sh, va.sw,
+                                  wl, g.i[2])
 
 
 cdef int64_t pool_bwd_slab(const pool_geom_t *g, const pool_blocks_t *b) noexcept nogil:
-    return g.i[0] * g.i[1] * g.i[2] * b.cb
+    # a whole image of f32 (bwd_image), which also holds one block (bwd_unit)
+    return g.i[0] * g.i[1] * g.i[2] * b.nblk * b.cb
 
 
 cdef void bwd_blocked_impl(const pool_kernels_t *k, const pool_geom_t *g,
@@ -447,10 +470,11 @@ cdef void bwd_blocked_impl(const pool_kernels_t *k, const pool_geom_t *g,
     cdef int64_t slab = pool_bwd_slab(g, b)
     # whole images where a pixel's blocks are adjacent and the batch spreads
     # evenly enough over the threads
-    if (data_t is float and b.nblk > 1 and vs.sc == b.cb
+    if (b.nblk > 1 and vs.sc == b.cb and (data_t is float or slabs != NULL)
             and (g.mb % nthr == 0 or g.mb >= 4 * nthr)):
         for u in prange(g.mb, schedule='static', num_threads=nthr):
-            bwd_image(k, g, b, diff_dst, vd, ws, ws_dt, diff_src, vs, u)
+            bwd_image(k, g, b, diff_dst, vd, ws, ws_dt, diff_src, vs,
+                      slabs + threadid() * slab if slabs != NULL else NULL, u)
         return
     for u in prange(g.mb * b.nblk, schedule='static', num_threads=nthr):
         bwd_unit(k, g, b, diff_dst, vd, ws, ws_dt, diff_src, vs,
