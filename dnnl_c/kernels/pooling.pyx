@@ -423,7 +423,7 @@ cdef void bwd_image(const pool_kernels_t *k, const pool_geom_t *g, const pool_bl
     does all blocks while the src rows it touches are in cache (block by
     block over the whole image runs twice as long). f32 accumulates in
     place, bf16 in this thread's slab (a dense f32 image), stored at the end."""
-    cdef int64_t blk, od, oh, id_, ih, wl
+    cdef int64_t blk, od, oh, id_, ih
     cdef int64_t lanes = (b.nblk - 1) * b.cb + (b.cb if b.zero_tail else b.last)
     cdef int64_t toff[MAX_TAPS]
     cdef pool_row_t r
@@ -447,14 +447,11 @@ cdef void bwd_image(const pool_kernels_t *k, const pool_geom_t *g, const pool_bl
                 r.lanes = b.last if blk == b.nblk - 1 else b.cb
                 bwd_block_row(k, g, &r, ab + blk * va.sc, &va, diff_dst, vd, ws, ws_dt,
                               n * vd.sn + blk * vd.sc, od, oh)
-    if data_t is not float:
+    if data_t is not float:     # a pixel's channels are adjacent on both sides
         for id_ in range(g.i[0]):
             for ih in range(g.i[1]):
-                for blk in range(b.nblk):
-                    wl = b.cb if (blk < b.nblk - 1 or b.zero_tail) else b.last
-                    k.to_bf16_row(diff_src + n * vs.sn + blk * vs.sc + id_ * vs.sd + ih * vs.sh,
-                                  vs.sw, ab + blk * va.sc + id_ * va.sd + ih * va.sh, va.sw,
-                                  wl, g.i[2])
+                k.to_bf16_row(diff_src + n * vs.sn + id_ * vs.sd + ih * vs.sh, vs.sw,
+                              ab + id_ * va.sd + ih * va.sh, va.sw, lanes, g.i[2])
 
 
 cdef int64_t pool_bwd_slab(const pool_geom_t *g, const pool_blocks_t *b) noexcept nogil:
