@@ -189,13 +189,22 @@ cdef void fwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blo
     """All outputs of one (n, block, od, oh): the pixels whose window lies
     inside src in one call of the level's row kernel, the others here with
     bounds. A tail block computes its layout padding lanes too (they exist
-    in memory) and then zeroes them."""
-    cdef int64_t oh = u % g.o[1]
+    in memory) and then zeroes them. Where a pixel's blocks are adjacent
+    (channels-last) the block is the fastest index: a thread does all blocks
+    of an output row while its src rows are in cache, reading src in order."""
+    cdef int64_t blk = 0, oh, od, n
+    if vs.sc == b.cb:
+        blk = u % b.nblk
+        u = u // b.nblk
+    oh = u % g.o[1]
     u = u // g.o[1]
-    cdef int64_t od = u % g.o[0]
+    od = u % g.o[0]
     u = u // g.o[0]
-    cdef int64_t blk = u % b.nblk
-    cdef int64_t n = u // b.nblk
+    if vs.sc == b.cb:
+        n = u
+    else:
+        blk = u % b.nblk
+        n = u // b.nblk
     cdef bint tail = blk == b.nblk - 1
     cdef int64_t nl = b.last if tail else b.cb
     cdef int64_t wl = b.cb if (not tail or b.zero_tail) else nl
