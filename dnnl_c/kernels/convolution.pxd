@@ -43,10 +43,11 @@ cdef struct conv_layout_t:
     int wei_dt
     int dst_dt
     const gemm_kernel_t *uk
+    int isa                 # the implementation's level (bf16 rounding of forward's dst)
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil
 cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
-                        const void *wei, const float *bias, float *dst, float *work,
+                        const void *wei, const float *bias, void *dst, float *work,
                         int nthr) noexcept nogil
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
                              const void *wei, const void *diff_dst, float *work,

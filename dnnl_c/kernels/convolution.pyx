@@ -7,7 +7,8 @@ from libc.stdint cimport int64_t, INT64_MAX, SIZE_MAX
 from libc.string cimport memset, memcpy
 
 from libc.stdint cimport uint16_t
-from dnnl_c.dnnl_types cimport dnnl_bf16
+from dnnl_c.dnnl_types cimport dnnl_bf16, dnnl_f32
+from dnnl_c.kernels.reorder cimport reorder_linear
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
                                   patches_operand)
@@ -195,9 +196,9 @@ cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexc
     when the count does not fit int64 (each factor is a tensor's, the
     product need not be)."""
     cdef int64_t a, b
-    if direction == CONV_FWD:
-        return 0
-    if direction == CONV_BWD_DATA:
+    if direction == CONV_FWD:   # an f32 image per thread, for a bf16 dst
+        a, b = out_spatial(s), s.ocg
+    elif direction == CONV_BWD_DATA:
         a, b = col_rows(s), out_spatial(s)
     else:
         a, b = s.g * s.ocg, col_rows(s) + 1
@@ -326,13 +327,13 @@ cdef inline int64_t dst_group(const conv_shape_t *s, conv_layout_t lay, int64_t 
 
 
 cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
-                         const void *src, const void *wei, const float *bias, float *dst,
+                         const void *src, const void *wei, const float *bias, float *y,
                          bint parallel) noexcept nogil:
+    """Image n, group g into y: its place in dst, or (bf16 dst) an image buffer."""
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
     cdef conv_geom_t geom
     cdef gemm_operand_t a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, g)), &geom)
     cdef gemm_operand_t w = matrix_operand(at(wei, lay.wei_dt, g * s.ocg * k), lay.wei_dt, b'N', k)
-    cdef float *y = dst + dst_group(s, lay, n, g)
     cdef const float *b
     if lay.dst_cl:      # Y (P x OCg, ld OC) = A . W^T
         gemm(&lay, parallel, a, transposed(w), osp, s.ocg, k, 0.0, y, oc_all)
@@ -350,15 +351,37 @@ cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, in
 
 
 cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
-                        const void *wei, const float *bias, float *dst, float *work,
+                        const void *wei, const float *bias, void *dst, float *work,
                         int nthr) noexcept nogil:
     cdef int64_t jobs = s.mb * s.g, job
-    if jobs >= nthr:
+    cdef int64_t per = out_spatial(s) * s.ocg
+    if lay.dst_dt == dnnl_bf16:     # one f32 image per thread, rounded into dst
+        if s.mb >= nthr:
+            for job in prange(s.mb, schedule='static', num_threads=nthr):
+                fwd_bf16_image(s, lay, job, src, wei, bias, <uint16_t *>dst,
+                               work + threadid() * per, False)
+        else:
+            for job in range(s.mb):
+                fwd_bf16_image(s, lay, job, src, wei, bias, <uint16_t *>dst, work, True)
+    elif jobs >= nthr:
         for job in prange(jobs, schedule='static', num_threads=nthr):
-            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias, dst, False)
+            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias,
+                    <float *>dst + dst_group(s, lay, job // s.g, job % s.g), False)
     else:
         for job in range(jobs):
-            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias, dst, True)
+            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias,
+                    <float *>dst + dst_group(s, lay, job // s.g, job % s.g), True)
+
+
+cdef inline void fwd_bf16_image(const conv_shape_t *s, conv_layout_t lay, int64_t n,
+                                const void *src, const void *wei, const float *bias,
+                                uint16_t *dst, float *buf, bint parallel) noexcept nogil:
+    """Image n (one group: the image is one dense span of dst in either
+    orientation) through the f32 buffer into bf16 dst."""
+    cdef int64_t per = out_spatial(s) * s.ocg
+    fwd_one(s, lay, n, 0, src, wei, bias, buf, parallel)
+    reorder_linear(<const char *>buf, dnnl_f32, <char *>(dst + n * per), dnnl_bf16, per,
+                   lay.isa)
 
 
 cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,

@@ -163,6 +163,13 @@ cdef inline bint gemm_reads(const dnnl_primitive_desc *pd, int arg) noexcept nog
     return arg == DNNL_ARG_SRC or arg == DNNL_ARG_DIFF_DST
 
 
+cdef inline bint written_as_is(const dnnl_primitive_desc *pd, int arg,
+                               const conv_shape_t *s) noexcept nogil:
+    """Whether the GEMM kernels write arg in bf16 themselves (forward's dst,
+    one group)."""
+    return is_fwd(pd) and arg == DNNL_ARG_DST and s.g == 1
+
+
 cdef void resolve_from(md_t *md, const dnnl_primitive_desc *hint, int hint_arg,
                        dnnl_format_tag_t tag) noexcept nogil:
     """An `any` md takes the forward hint's layout for the same tensor when
@@ -229,7 +236,8 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     mds[2], tags[2], args[2] = wei, weights_tag(wei.ndims, grouped, src_cl), a.wei
     mds[3], tags[3], args[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a, a.bias
     for o in range(4):
-        if staged(mds[o], tags[o], gemm and gemm_reads(pd, args[o])) and (
+        if staged(mds[o], tags[o], gemm and (gemm_reads(pd, args[o])
+                                            or written_as_is(pd, args[o], &s))) and (
                 cydnnl_bytes_add_overflow(&scratch, md_nelems(mds[o], False), sizeof(float))
                 or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
             return fail(dnnl_unimplemented, "convolution: the f32 copies do not fit in memory")
@@ -343,6 +351,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     lay.dst_cl = conf.dst_cl != 0
     lay.src_dt = lay.wei_dt = lay.dst_dt = dnnl_f32
     lay.uk = gemm_kernel_for(conf.isa) if gemm else NULL
+    lay.isa = conf.isa
     cdef dnnl_format_tag_t stag = data_tag(nd, lay.src_cl)
     cdef dnnl_format_tag_t dtag = data_tag(nd, lay.dst_cl)
     cdef dnnl_format_tag_t wtag = weights_tag(wnd, wnd == nd + 1, lay.src_cl)
@@ -358,13 +367,19 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
         src = gemm_input(pd, ctx, a.src, stag, gemm, &lay.src_dt, &scratch, &st)
         wei = gemm_input(pd, ctx, a.wei, wtag, gemm, &lay.wei_dt, &scratch, &st)
         bias = input_as(pd, ctx, a.bias, dnnl_a, &scratch, &st)
-        dst = output_as(pd, ctx, a.dst, dtag, &scratch)
+        if (gemm and written_as_is(pd, a.dst, &s) and pd_md(pd, a.dst).data_type == dnnl_bf16
+                and not staged(pd_md(pd, a.dst), dtag, True)):
+            lay.dst_dt = dnnl_bf16      # the kernels round into dst themselves
+            dst = ctx_data(ctx, a.dst)
+        else:
+            dst = output_as(pd, ctx, a.dst, dtag, &scratch)
         if st == dnnl_success:
             if gemm:
-                conv_fwd_gemm(&s, lay, src, wei, bias, <float *>dst, work, nthr)
+                conv_fwd_gemm(&s, lay, src, wei, bias, dst, work, nthr)
             else:
                 conv_fwd_ref(&s, <float *>src, <float *>wei, bias, <float *>dst)
-            st = store_output(pd, ctx, a.dst, dtag, <float *>dst)
+            if lay.dst_dt != dnnl_bf16:
+                st = store_output(pd, ctx, a.dst, dtag, <float *>dst)
     elif pd.desc.prop_kind == dnnl_backward_data:
         wei = gemm_input(pd, ctx, a.wei, wtag, gemm, &lay.wei_dt, &scratch, &st)
         dst = gemm_input(pd, ctx, a.dst, dtag, gemm, &lay.dst_dt, &scratch, &st)
