@@ -14,7 +14,7 @@ from dnnl_c.kernels.openmp cimport omp_get_max_threads
 from dnnl_c.kernels.pooling cimport (pool_geom_t, pool_blocks_t, pool_view_t, pool_lowest,
                                      pool_kernels_t, pool_kernels_for, pool_fwd_blocked,
                                      pool_bwd_blocked, pool_bwd_slab, pool_fwd_ref, pool_bwd_ref)
-from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
 
 cdef extern from "primitives/pooling/pooling_shape.h" nogil:
     int cydnnl_pool_out_check(int64_t src, int64_t out, int64_t k, int64_t dil, int64_t s,
@@ -214,6 +214,8 @@ cdef dnnl_status_t fast_init(dnnl_primitive_desc *pd, int kind) noexcept nogil:
     cdef const md_t *out = out_md(pd)
     if data.data_type != out.data_type:
         return fail(dnnl_unimplemented, "pooling: data types differ")
+    if pd_isa(pd) == ISA_AVX512_CORE_BF16 and data.data_type != dnnl_bf16:
+        return fail(dnnl_unimplemented, "pooling: f32 runs at avx512_core")
     if not (kind_fits(data, kind) and kind_fits(out, kind)):
         return fail(dnnl_unimplemented, "pooling: layouts are not of this implementation")
     if kind == KIND_BLOCKED and data.inner_blks[0] != out.inner_blks[0]:
@@ -382,11 +384,11 @@ cdef primitive_kind_t pooling_kind
 pooling_kind.kind = dnnl_pooling
 pooling_kind.query = pooling_query
 # each layout kind at every level, highest first, as oneDNN lists its jit kinds
-for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+for isa in (ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&pooling_kind.impls, "blocked", isa, blocked_init, fast_execute)
-for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+for isa in (ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&pooling_kind.impls, "nhwc", isa, nhwc_init, fast_execute)
-for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+for isa in (ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&pooling_kind.impls, "plain", isa, plain_init, fast_execute)
 impl_list_add(&pooling_kind.impls, "ref:any", ref_init, ref_execute)
 register_kind(&pooling_kind)
