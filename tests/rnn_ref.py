@@ -40,7 +40,12 @@ Dimension rules (src/common/rnn.cpp, check_dim_consistency), checked here:
     DLC == (2 if bidirectional_concat else 1) * DIC
     L > 1  =>  (2 if bidirectional_concat else 1) * SLC == DLC, i.e. SLC == DIC
     T > 1  =>  SIC == DIC
-    every tensor has exactly the dims above (absent optional ones excepted).
+    every tensor has exactly the dims above (absent optional ones excepted);
+    an LSTM has src_iter and src_iter_c both or neither (same for dst_iter
+    and dst_iter_c, and for their diffs).
+The backward primitive also pairs each optional tensor with its diff
+(bias / diff_bias, src_iter / diff_src_iter, ...); this reference returns
+every gradient and leaves that pairing to the caller.
 
 Backward returns the gradients of sum(diff_dst_layer * dst_layer) +
 sum(diff_dst_iter * dst_iter) + sum(diff_dst_iter_c * dst_iter_c) (absent
@@ -56,8 +61,9 @@ DIRECTIONS = ("unidirectional_left2right", "unidirectional_right2left",
 _ALIASES = {"unidirectional": "unidirectional_left2right"}  # as in dnnl.hpp
 
 # Tensors a bf16 LSTM holds in bf16 (rnn.md 'Data Types'; rnn.cpp
-# check_data_type_consistency_fwd): bias, src_iter_c and the peephole stay
-# f32, and every diff_* tensor is f32.
+# check_data_type_consistency_fwd). The peephole is f32; bias may be bf16 or
+# f32 and src_iter_c f32 or bf16 (add them to `keys` when bf16); every
+# diff_* tensor is f32.
 BF16_ARGS = ("src_layer", "src_iter", "weights_layer", "weights_iter",
              "weights_projection")
 
@@ -121,6 +127,9 @@ def lstm_dims(args, direction):
         dims["diff_" + key] = d
     for key, d in dims.items():
         _expect(args, key, d, optional=key not in ("src_layer", "weights_layer", "weights_iter"))
+    for key in ("src_iter", "dst_iter", "diff_src_iter", "diff_dst_iter"):
+        if (_get(args, key) is None) != (_get(args, key + "_c") is None):
+            raise ValueError(f"an LSTM takes {key} and {key}_c both or neither")
     return dict(T=T, N=N, L=L, D=D, SLC=SLC, SIC=SIC, DHC=DHC, DIC=DIC, DLC=DLC)
 
 
@@ -282,9 +291,10 @@ def lstm_backward(args, direction="unidirectional_left2right"):
 
 def make_args(rng, T, N, SLC, DHC, L=1, direction="unidirectional_left2right",
               DIC=None, SIC=None, peephole=False, projection=False,
-              src_iter=True, src_iter_c=True, scale=0.5):
-    """Random inputs in oneDNN's shapes. DIC defaults to DHC (a smaller
-    value without projection is refused) and SIC to DIC."""
+              states=True, scale=0.5):
+    """Random inputs in oneDNN's shapes, uniform in [-scale, scale]; DIC
+    defaults to DHC (another value needs projection) and SIC to DIC;
+    states=False leaves src_iter and src_iter_c out."""
     direction = _direction(direction)
     D = 1 if direction.startswith("unidirectional") else 2
     DIC = DHC if DIC is None else DIC
@@ -297,9 +307,8 @@ def make_args(rng, T, N, SLC, DHC, L=1, direction="unidirectional_left2right",
 
     args = {"src_layer": rnd(T, N, SLC), "weights_layer": rnd(L, D, SLC, 4, DHC),
             "weights_iter": rnd(L, D, SIC, 4, DHC), "bias": rnd(L, D, 4, DHC)}
-    if src_iter:
+    if states:
         args["src_iter"] = rnd(L, D, N, SIC)
-    if src_iter_c:
         args["src_iter_c"] = rnd(L, D, N, DHC)
     if peephole:
         args["weights_peephole"] = rnd(L, D, 3, DHC)
@@ -332,5 +341,8 @@ def round_bf16(x):
 
 def round_args_bf16(args, keys=BF16_ARGS):
     """A copy of `args` whose `keys` (by default the tensors a bf16 LSTM
-    keeps in bf16) are rounded to bf16 values; the others are kept."""
+    keeps in bf16) are rounded to bf16 values; the others are kept. The
+    reference run on these still computes in float64, while a bf16
+    primitive also rounds what it stores between steps (h, gates), so
+    compare with a bf16 tolerance."""
     return {k: (round_bf16(v) if k in keys and v is not None else v) for k, v in args.items()}

@@ -32,7 +32,7 @@ def case_args(rng, direction, layers, variant, T=3):
     n = 1 if variant == "batch1" else 2
     args = ref.make_args(rng, T, n, slc, dhc, L=layers, direction=direction, DIC=dic,
                          peephole="peephole" in variant, projection=proj,
-                         src_iter=variant != "no_state", src_iter_c=variant != "no_state")
+                         states=variant != "no_state")
     return args, ref.make_diff_dst(rng, args, direction)
 
 
@@ -96,7 +96,7 @@ def test_absent_diffs_and_states_are_zeros(direction):
         np.testing.assert_array_equal(a, b)
     only_layer = {"diff_dst_layer": diffs["diff_dst_layer"]}
     g1 = ref.lstm_backward({**args, **only_layer}, direction)
-    g2 = ref.lstm_backward({**zeros, **only_layer, "diff_dst_iter": None,
+    g2 = ref.lstm_backward({**zeros, **only_layer, "diff_dst_iter": np.zeros_like(diffs["diff_dst_iter"]),
                             "diff_dst_iter_c": np.zeros_like(diffs["diff_dst_iter_c"])}, direction)
     for k in g1:
         np.testing.assert_array_equal(g1[k], g2[k])
@@ -213,6 +213,8 @@ def test_dims_follow_onednn_rules():
         (dict(a, dst_iter=np.zeros((1, 2, 2, 5))), bi),      # dst_iter has DIC
         (dict(a, diff_weights_projection=np.zeros((1, 2, 3, 5))), bi),
         ({k: v for k, v in a.items() if k != "weights_iter"}, bi),
+        ({k: v for k, v in a.items() if k != "src_iter_c"}, bi),   # h and c go together
+        (dict(a, diff_dst_iter=np.zeros((1, 2, 2, 3))), bi),
     ]
     for case, direction in bad:
         with pytest.raises(ValueError):
