@@ -501,12 +501,19 @@ def main():
             n.startswith("oneDNN") for n in libs) else next(iter(libs))
         for line in check_same_work(libs, reference):
             print(line)
-    peak, peak_what = measure_peak(threads, args.isa and isa.lower())
-    print("peak: %s" % ("%.1f GFLOP/s (%s)" % (peak, peak_what) if peak else peak_what))
-    print()
+    peak_isa = args.isa and isa.lower()
+    peak, peak_what = measure_peak(threads, peak_isa)
+    print("load average before: %.2f" % os.getloadavg()[0])
     sys.stdout.flush()
 
     times = time_steps(libs, args.repeat, args.warmup)
+    # the peak again after the timing: the better of the two, so that load
+    # while one was measured does not flatter the percentages
+    if peak:
+        peak = max(peak, measure_peak(threads, peak_isa)[0])
+    print("load average after: %.2f" % os.getloadavg()[0])
+    print("peak: %s\n" % ("%.1f GFLOP/s (%s; best run before or after the timing)"
+                          % (peak, peak_what) if peak else peak_what))
     base = {k: times[k][2] for k in times if k.startswith(("oneDNN", "PyTorch"))}
     rows = []
     for name in list(libs) + list(missing):
