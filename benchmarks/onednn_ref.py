@@ -17,7 +17,7 @@ missing. The 3.2 OpenMP build needs only the system's libgomp, the OpenMP
 runtime cydnnl uses too, so both libraries share one thread pool.
 
 The functions and enum values used here (primitive descriptor creation for
-convolution, eltwise, LRN, pooling and reorder, queries, memory, ISA
+convolution, eltwise, LRN, pooling, LSTM and reorder, queries, memory, ISA
 controls, format tags) have the same signatures and numbers in the 3.2 and
 3.13 headers.
 """
@@ -32,6 +32,8 @@ P = ctypes.c_void_p
 dims_t = ctypes.c_int64 * 12
 UNIMPLEMENTED = 3  # dnnl_unimplemented
 BF16, F32 = 2, 3  # dnnl_data_type_t
+FORMAT_ANY = 1  # dnnl_format_tag_any
+WORKSPACE_MD, EXEC_ARG_MD = 135, 255  # dnnl_query_workspace_md, dnnl_query_exec_arg_md
 RUNTIMES = {1: "sequential", 2: "OpenMP", 4: "TBB", 8: "threadpool", 512: "SYCL"}
 
 
@@ -93,6 +95,7 @@ class OneDNN:
         self.path = path or os.path.join(library_dir(), "libdnnl.so.3")
         self.lib = ctypes.CDLL(self.path, mode=os.RTLD_LOCAL)
         self.lib.dnnl_primitive_desc_query_md.restype = P
+        self.lib.dnnl_memory_desc_get_size.restype = ctypes.c_size_t
         self.lib.dnnl_version.restype = ctypes.POINTER(version_t)
         self.engine, self.stream = P(), P()
         self.check(self.lib.dnnl_engine_create(ctypes.byref(self.engine), 1, 0), "engine")
@@ -123,6 +126,90 @@ class OneDNN:
             ctypes.byref(m), len(dims), dims_t(*dims), dt, tag), "memory desc")
         return m
 
+    def md_strides(self, dims, dt, strides):
+        """dnnl_memory_desc_create_with_strides (plain layouts without
+        relying on format-tag numbers)."""
+        m = P()
+        self.check(self.lib.dnnl_memory_desc_create_with_strides(
+            ctypes.byref(m), len(dims), dims_t(*dims), dt, dims_t(*strides)), "memory desc")
+        return m
+
+    def plain_md(self, dims, dt=F32):
+        """The dense row-major layout (abc..: tnc, ldnc, ldigo, ldgo)."""
+        strides, s = [], 1
+        for d in reversed(dims):
+            strides.insert(0, s)
+            s *= d
+        return self.md_strides(dims, dt, strides)
+
+    def any_md(self, dims, dt=F32):
+        return self.md(dims, dt, FORMAT_ANY)
+
+    def submemory_md(self, parent, dims, offsets):
+        """dnnl_memory_desc_create_submemory: a view into `parent` (offset0 and
+        the parent's strides)."""
+        m = P()
+        self.check(self.lib.dnnl_memory_desc_create_submemory(
+            ctypes.byref(m), parent, dims_t(*dims), dims_t(*offsets)), "submemory desc")
+        return m
+
+    def md_size(self, md):
+        return self.lib.dnnl_memory_desc_get_size(md)
+
+    def md_equal(self, a, b):
+        return bool(self.lib.dnnl_memory_desc_equal(a, b))
+
+    def zeros_memory(self, md):
+        """A memory over a zero-filled buffer the size of `md` (library
+        allocations are uninitialized; accumulating outputs want zeros)."""
+        return self.memory(md, np.zeros(max(self.md_size(md), 1), np.uint8))
+
+    def arg_md(self, pd, arg):
+        """The md of execution argument `arg` (DNNL_ARG_*): exec_arg_md."""
+        return self.query_md(pd, EXEC_ARG_MD, arg)
+
+    def reorder(self, src_mem, src_md, dst_mem, dst_md):
+        """Runs one reorder src -> dst now."""
+        self.runner(self.primitive(self.reorder_pd(src_md, dst_md)),
+                    {1: src_mem, 17: dst_mem})()   # DNNL_ARG_FROM, DNNL_ARG_TO
+
+    def lstm_forward_pd(self, prop_kind, direction, src_layer, src_iter, src_iter_c,
+                        weights_layer, weights_iter, bias, dst_layer, dst_iter, dst_iter_c,
+                        weights_peephole=None, weights_projection=None, flags=0):
+        """dnnl_lstm_forward_primitive_desc_create (3.2's signature; None is
+        NULL: an absent tensor)."""
+        f = self.lib.dnnl_lstm_forward_primitive_desc_create
+        f.argtypes = [ctypes.POINTER(P), P, ctypes.c_int, ctypes.c_int] + [P] * 11 + [
+            ctypes.c_uint, P]
+        pd = P()
+        self.check(f(ctypes.byref(pd), self.engine, prop_kind, direction, src_layer, src_iter,
+                     src_iter_c, weights_layer, weights_iter, weights_peephole,
+                     weights_projection, bias, dst_layer, dst_iter, dst_iter_c, flags, None),
+                   "lstm fwd pd")
+        return pd
+
+    def lstm_backward_pd(self, direction, src_layer, src_iter, src_iter_c, weights_layer,
+                         weights_iter, bias, dst_layer, dst_iter, dst_iter_c,
+                         diff_src_layer, diff_src_iter, diff_src_iter_c, diff_weights_layer,
+                         diff_weights_iter, diff_bias, diff_dst_layer, diff_dst_iter,
+                         diff_dst_iter_c, hint_fwd_pd, weights_peephole=None,
+                         weights_projection=None, diff_weights_peephole=None,
+                         diff_weights_projection=None, flags=0):
+        """dnnl_lstm_backward_primitive_desc_create (3.2's signature,
+        prop_kind backward)."""
+        f = self.lib.dnnl_lstm_backward_primitive_desc_create
+        f.argtypes = [ctypes.POINTER(P), P, ctypes.c_int, ctypes.c_int] + [P] * 22 + [
+            ctypes.c_uint, P, P]
+        pd = P()
+        self.check(f(ctypes.byref(pd), self.engine, 128, direction,   # dnnl_backward
+                     src_layer, src_iter, src_iter_c, weights_layer, weights_iter,
+                     weights_peephole, weights_projection, bias, dst_layer, dst_iter,
+                     dst_iter_c, diff_src_layer, diff_src_iter, diff_src_iter_c,
+                     diff_weights_layer, diff_weights_iter, diff_weights_peephole,
+                     diff_weights_projection, diff_bias, diff_dst_layer, diff_dst_iter,
+                     diff_dst_iter_c, flags, hint_fwd_pd, None), "lstm bwd pd")
+        return pd
+
     def memory(self, md, array=None):
         m = P()
         handle = P(-1) if array is None else array.ctypes.data_as(P)
@@ -135,7 +222,6 @@ class OneDNN:
     def filled_memory(self, md, data_type, rng):
         """A memory holding uniform values in [0.1, 1) (f32, or bf16 as the
         top halves of f32), like the inputs the benchmarks give cydnnl."""
-        self.lib.dnnl_memory_desc_get_size.restype = ctypes.c_size_t
         size = self.lib.dnnl_memory_desc_get_size(md)
         values = rng.uniform(0.1, 1, size // 4 if data_type == F32 else size // 2)
         values = values.astype(np.float32)
