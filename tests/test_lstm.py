@@ -255,3 +255,149 @@ def test_backward(eng, strm, cs, overwrite, impl):
         expected = g + prior.get("diff_" + name, 0)
         np.testing.assert_allclose(res["diff_" + name], expected, rtol=2e-3, atol=2e-4,
                                    err_msg=name)
+
+# ------------------------------------------------------------ layouts, data types
+
+
+def test_any_resolves_to_plain_layouts_and_queries(eng, strm):
+    s, direction = case_shapes((2, CONCAT, 3, 2, 3, 3, 2, True, True, True))
+    st, pd = fwd_pd(eng, c.dnnl_forward_training, direction,
+                    mds_for(s, tag=c.dnnl_format_tag_any))
+    check(st, "forward pd with any")
+    for name, dims in s.items():
+        want = make_md(list(dims), c.dnnl_f32, TAGS[len(dims)])
+        assert c.dnnl_memory_desc_equal(query_md(pd, ARG[name]), want), name
+    # oneDNN's md indexing: weights layer, iter, peephole, projection, bias
+    for i, name in enumerate(["weights_layer", "weights_iter", "weights_peephole",
+                              "weights_projection", "bias"]):
+        got = c.dnnl_primitive_desc_query_md(pd, c.dnnl_query_weights_md, i)
+        assert c.dnnl_memory_desc_equal(got, query_md(pd, ARG[name])), name
+    for i, name in enumerate(["src_layer", "src_iter", "src_iter_c"]):
+        got = c.dnnl_primitive_desc_query_md(pd, c.dnnl_query_src_md, i)
+        assert c.dnnl_memory_desc_equal(got, query_md(pd, ARG[name])), name
+    out = [None]
+    check(c.dnnl_primitive_desc_query(pd, c.dnnl_query_cell_kind, 0, out))
+    assert out[0] == c.dnnl_vanilla_lstm
+    check(c.dnnl_primitive_desc_query(pd, c.dnnl_query_direction, 0, out))
+    assert out[0] == CONCAT
+    assert c.dnnl_memory_desc_get_size(query_md(pd, c.DNNL_ARG_WORKSPACE)) > 0
+    st, ipd = fwd_pd(eng, c.dnnl_forward_inference, direction, mds_for(s))
+    check(st)
+    assert c.dnnl_memory_desc_get_size(query_md(ipd, c.DNNL_ARG_WORKSPACE)) == 0
+
+
+def test_ntc_and_sub_memories_match_a_dense_run(eng, strm):
+    """src_layer in ntc, dst_layer a sub-memory of a bigger buffer, src_iter
+    a sub-memory with an offset: the same numbers as all dense."""
+    T, N, C = 4, 3, 5
+    s = shapes(1, 1, T, N, C, C)
+    rng = np.random.default_rng(3)
+    a = random_inputs(s, rng)
+    ref = np_lstm(a, L2R)
+    mds = mds_for(s)
+    mds["src_layer"] = make_md([T, N, C], c.dnnl_f32, c.dnnl_bac)     # ntc
+    big_dst = make_md([T + 2, N + 1, C], c.dnnl_f32, c.dnnl_abc)
+    mds["dst_layer"] = c.dnnl_memory_desc_t()
+    check(c.dnnl_memory_desc_create_submemory(mds["dst_layer"], big_dst, [T, N, C], [1, 1, 0]))
+    big_iter = make_md([1, 1, N + 2, C], c.dnnl_f32, c.dnnl_abcd)
+    mds["src_iter"] = c.dnnl_memory_desc_t()
+    check(c.dnnl_memory_desc_create_submemory(mds["src_iter"], big_iter, [1, 1, N, C],
+                                              [0, 0, 2, 0]))
+    st, pd = fwd_pd(eng, c.dnnl_forward_inference, L2R, mds)
+    check(st)
+    prim = c.dnnl_primitive_t()
+    check(c.dnnl_primitive_create(prim, pd))
+    bufs = {"src_layer": np.ascontiguousarray(a["src_layer"].transpose(1, 0, 2), np.float32),
+            "dst_layer": np.full((T + 2, N + 1, C), -5.0, np.float32),
+            "src_iter": np.zeros((1, 1, N + 2, C), np.float32)}
+    bufs["src_iter"][0, 0, 2:] = a["src_iter"][0, 0]
+    for k in ("src_iter_c", "weights_layer", "weights_iter", "bias"):
+        bufs[k] = np.ascontiguousarray(a[k], np.float32)
+    for k in ("dst_iter", "dst_iter_c"):
+        bufs[k] = np.zeros(s[k], np.float32)
+    args = [c.dnnl_exec_arg_t(ARG[k], make_memory(mds[k] if k in ("src_layer",) else (
+        big_dst if k == "dst_layer" else big_iter if k == "src_iter" else mds[k]), eng, v))
+        for k, v in bufs.items()]
+    # sub-memories run with the parent's memory, as the RNN example does
+    check(c.dnnl_primitive_execute(prim, strm, len(args), args))
+    np.testing.assert_allclose(bufs["dst_layer"][1:T + 1, 1:], ref[0], rtol=1e-4, atol=1e-5)
+    assert (bufs["dst_layer"][0] == -5).all() and (bufs["dst_layer"][:, 0] == -5).all()
+    np.testing.assert_allclose(bufs["dst_iter"], ref[1], rtol=1e-4, atol=1e-5)
+
+
+def test_bf16_against_f32(eng, strm):
+    from helpers import bf16_bits, bf16_round
+    s = shapes(2, 1, 3, 2, 4, 4)
+    rng = np.random.default_rng(5)
+    a = random_inputs(s, rng)
+    bf = {"src_layer", "src_iter", "weights_layer", "weights_iter", "dst_layer", "dst_iter"}
+    mds = {k: make_md(list(v), c.dnnl_bf16 if k in bf else c.dnnl_f32, TAGS[len(v)])
+           for k, v in s.items()}
+    st, pd = fwd_pd(eng, c.dnnl_forward_inference, L2R, mds)
+    check(st, "bf16 forward")
+    prim = c.dnnl_primitive_t()
+    check(c.dnnl_primitive_create(prim, pd))
+    bufs = {}
+    for k, v in s.items():
+        if k in a:
+            bufs[k] = bf16_bits(a[k]) if k in bf else np.ascontiguousarray(a[k], np.float32)
+        else:
+            bufs[k] = np.zeros(v, np.uint16 if k in bf else np.float32)
+    args = [c.dnnl_exec_arg_t(ARG[k], make_memory(mds[k], eng, v)) for k, v in bufs.items()]
+    check(c.dnnl_primitive_execute(prim, strm, len(args), args))
+    ref = np_lstm({k: (bf16_round(v) if k in bf else v) for k, v in a.items()}, L2R)
+    got = (bufs["dst_layer"].astype(np.uint32) << 16).view(np.float32)
+    np.testing.assert_allclose(got, ref[0], rtol=2e-2, atol=2e-2)
+
+# ------------------------------------------------------------ bad input
+
+
+def test_bad_input_status_codes(eng, strm):
+    s = shapes(1, 1, 3, 2, 3, 4)
+    mds = mds_for(s)
+    assert fwd_pd(eng, c.dnnl_backward, L2R, mds)[0] == c.dnnl_invalid_arguments
+    assert fwd_pd(eng, c.dnnl_forward_training, 0, mds)[0] == c.dnnl_invalid_arguments
+    bad = dict(mds, dst_layer=make_md([3, 2, 5], c.dnnl_f32, c.dnnl_abc))
+    assert fwd_pd(eng, c.dnnl_forward_training, L2R, bad)[0] == c.dnnl_invalid_arguments
+    bad = dict(mds, weights_layer=make_md([1, 1, 3, 3, 4], c.dnnl_f32, c.dnnl_abcde))
+    assert fwd_pd(eng, c.dnnl_forward_training, L2R, bad)[0] == c.dnnl_invalid_arguments
+    bad = dict(mds, src_iter_c=None)
+    assert fwd_pd(eng, c.dnnl_forward_training, L2R, bad)[0] == c.dnnl_invalid_arguments
+    bad = dict(mds, weights_iter=make_md(list(s["weights_iter"]), c.dnnl_bf16, c.dnnl_abcde))
+    assert fwd_pd(eng, c.dnnl_forward_training, L2R, bad)[0] == c.dnnl_unimplemented
+    bad = dict(mds, bias=make_md(list(s["bias"]), c.dnnl_s8, c.dnnl_abcd))
+    assert fwd_pd(eng, c.dnnl_forward_training, L2R, bad)[0] == c.dnnl_unimplemented
+    # backward: bf16 diffs, a hint of another problem, an inference hint
+    st, fpd = fwd_pd(eng, c.dnnl_forward_training, L2R, mds)
+    check(st)
+    dmds = {"diff_" + k: v for k, v in mds.items()}
+    assert bwd_pd(eng, L2R, mds, dmds, fpd)[0] == c.dnnl_success
+    bad = dict(dmds, diff_src_layer=make_md([3, 2, 3], c.dnnl_bf16, c.dnnl_abc))
+    assert bwd_pd(eng, L2R, mds, bad, fpd)[0] == c.dnnl_unimplemented
+    other = shapes(1, 1, 4, 2, 3, 4)
+    st, opd = fwd_pd(eng, c.dnnl_forward_training, L2R, mds_for(other))
+    check(st)
+    assert bwd_pd(eng, L2R, mds, dmds, opd)[0] == c.dnnl_unimplemented
+    st, ipd = fwd_pd(eng, c.dnnl_forward_inference, L2R, mds)
+    assert bwd_pd(eng, L2R, mds, dmds, ipd)[0] == c.dnnl_unimplemented
+    assert bwd_pd(eng, L2R, mds, dmds, None)[0] == c.dnnl_unimplemented
+    bad = dict(dmds, diff_src_iter=None)
+    assert bwd_pd(eng, L2R, mds, bad, fpd)[0] == c.dnnl_invalid_arguments
+    # execute without the workspace
+    prim = c.dnnl_primitive_t()
+    check(c.dnnl_primitive_create(prim, fpd))
+    args = [c.dnnl_exec_arg_t(ARG[k], make_memory(mds[k], eng)) for k in s]
+    assert c.dnnl_primitive_execute(prim, strm, len(args), args) == c.dnnl_invalid_arguments
+
+
+def test_impl_walk(eng):
+    s = shapes(1, 1, 2, 2, 3, 4)
+    st, pd = fwd_pd(eng, c.dnnl_forward_inference, L2R, mds_for(s))
+    check(st)
+    seen, info = [], [None]
+    while True:
+        check(c.dnnl_primitive_desc_query(pd, c.dnnl_query_impl_info_str, 0, info))
+        seen.append(info[0])
+        if c.dnnl_primitive_desc_next_impl(pd) != c.dnnl_success:
+            break
+    assert seen == level_impls("gemm") + ["ref:any"]
