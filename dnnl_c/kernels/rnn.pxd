@@ -51,6 +51,8 @@ cdef struct rnn_fwd_args_t:
     float *dst_iter
     float *dst_iter_c
     float *ws               # rnn_ws_floats: what backward reads
+    float *work             # rnn_fwd_work_floats, 64-byte aligned
+    int nthr                # threads the work area was sized for
 
 # The diff weights and diff bias are accumulated into (+=).
 cdef struct rnn_bwd_args_t:
@@ -74,11 +76,15 @@ cdef struct rnn_bwd_args_t:
     const float *diff_dst_layer
     const float *diff_dst_iter
     const float *diff_dst_iter_c
-    float *work             # rnn_bwd_work_floats
+    float *work             # rnn_bwd_work_floats, 64-byte aligned
+    int nthr
 
 # Sizes in floats; -1 when they overflow.
 cdef int64_t rnn_ws_floats(const rnn_shape_t *s) noexcept nogil
-cdef int64_t rnn_bwd_work_floats(const rnn_shape_t *s) noexcept nogil
+cdef int64_t rnn_fwd_work_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
+                                 int nthr) noexcept nogil
+cdef int64_t rnn_bwd_work_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
+                                 int nthr) noexcept nogil
 
 # uk: the GEMM micro-kernel; NULL runs the products as plain loops (ref).
 cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_shape_t *s,

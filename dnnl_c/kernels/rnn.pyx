@@ -7,8 +7,10 @@ from libc.stdint cimport int64_t
 from libc.string cimport memcpy, memset
 from cython.parallel cimport prange
 
-from dnnl_c.kernels.gemm cimport gemm_kernel_t, sgemm_parallel
-from dnnl_c.dnnl_types cimport (dnnl_unidirectional_left2right, dnnl_bidirectional_concat,
+from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, sgemm_parallel, matrix_operand,
+                                  gemm_packed_b_floats, gemm_pack_b, gemm_packed_b,
+                                  gemm_packed_work_floats)
+from dnnl_c.dnnl_types cimport (dnnl_f32, dnnl_unidirectional_left2right, dnnl_bidirectional_concat,
                                 dnnl_bidirectional_sum)
 
 cdef extern from "kernels/include/rnn_cell.h" nogil:
@@ -101,17 +103,65 @@ cdef int64_t rnn_ws_floats(const rnn_shape_t *s) noexcept nogil:
     return m.total if ws_map(s, &m) else -1
 
 
-cdef int64_t rnn_bwd_work_floats(const rnn_shape_t *s) noexcept nogil:
+cdef inline int64_t up16(int64_t n) noexcept nogil:
+    return (n + 15) // 16 * 16       # keeps every area 64-byte aligned
+
+
+cdef int64_t packing_floats(const rnn_shape_t *s, const gemm_kernel_t *uk, int nthr,
+                            bint bwd) noexcept nogil:
+    """The iteration weights packed once per layer and direction (for the
+    product at every step), and the threads' packing areas."""
+    if uk == NULL:
+        return 0
+    return up16(gemm_packed_b_floats(uk, s.G * s.DHC if bwd else s.SIC,
+                                     s.SIC if bwd else s.G * s.DHC)) \
+        + nthr * up16(gemm_packed_work_floats())
+
+
+cdef int64_t rnn_fwd_work_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
+                                 int nthr) noexcept nogil:
+    return packing_floats(s, uk, nthr, False) + 16
+
+
+cdef int64_t rnn_bwd_work_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
+                                 int nthr) noexcept nogil:
     """dG of all steps, the per-direction gradients between layers (twice),
-    and per-step rows."""
+    per-step rows, the packed weights."""
     cdef int64_t tn = s.T * s.N
     cdef int64_t wide = s.SIC if s.SIC > s.DIC else s.DIC
     cdef int64_t total
     if s.T > 0 and tn // s.T != s.N:
         return -1
-    total = tn * s.G * s.DHC + (2 * s.D * tn * s.SLC if s.L > 1 else 0) \
-        + s.N * (wide + s.DIC + 2 * s.DHC) + 64
+    total = up16(tn * s.G * s.DHC) + up16(2 * s.D * tn * s.SLC if s.L > 1 else 0) \
+        + up16(s.N * wide) + up16(s.N * s.DIC) + 2 * up16(s.N * s.DHC) \
+        + packing_floats(s, uk, nthr, True) + 64
     return total if total > 0 else -1
+
+
+cdef struct packed_t:
+    const gemm_kernel_t *uk
+    float *b            # packed weights
+    float *work         # the threads' areas
+    int nthr
+
+
+cdef void pack_weights(packed_t *p, const float *w, char trans, int64_t ld, int64_t k,
+                       int64_t n) noexcept nogil:
+    cdef gemm_operand_t b = matrix_operand(w, dnnl_f32, trans, ld)
+    if p.uk != NULL:
+        gemm_pack_b(p.uk, &b, k, n, p.b)
+
+
+cdef void mm_packed(const packed_t *p, int64_t m, int64_t n, int64_t k, const float *a,
+                    int64_t lda, const float *w, char trans, int64_t ldw, float beta, float *c,
+                    int64_t ldc) noexcept nogil:
+    """C = A op(W) + beta C with W as packed by pack_weights (plain loops
+    from w itself without a kernel)."""
+    cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, b'N', lda)
+    if p.uk == NULL or k == 0:
+        mm(NULL, b'N', trans, m, n, k, a, lda, w, ldw, beta, c, ldc)
+        return
+    gemm_packed_b(p.uk, m, n, k, 1.0, &oa, p.b, beta, c, ldc, p.nthr, p.work)
 
 
 cdef inline bint left2right(const rnn_shape_t *s, int d) noexcept nogil:
@@ -150,9 +200,12 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
     cdef float *h
     cdef float *hp
     cdef float *hout
-    cdef float *out
+    cdef packed_t pk
     if not ws_map(s, &m) or T * N == 0:
         return
+    pk.uk, pk.nthr = uk, a.nthr
+    pk.b = a.work
+    pk.work = a.work + (up16(gemm_packed_b_floats(uk, SIC, GD)) if uk != NULL else 0)
     for l in range(s.L):
         for d in range(s.D):
             ld = l * s.D + d
@@ -165,6 +218,8 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
             # all time steps' layer products at once
             mm(uk, b'N', b'N', T * N, GD, s.SLC, x, s.SLC,
                a.weights_layer + ld * s.SLC * GD, GD, 0.0, g, GD)
+            if a.src_iter != NULL or T > 1:
+                pack_weights(&pk, a.weights_iter + ld * SIC * GD, b'N', GD, SIC, GD)
             for st in range(T):
                 t = st if left2right(s, d) else T - 1 - st
                 tp = t - 1 if left2right(s, d) else t + 1
@@ -177,8 +232,8 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                     cprev = c + tp * N * DHC
                     ldh = DIC
                 if hprev != NULL:
-                    mm(uk, b'N', b'N', N, GD, SIC, hprev, ldh,
-                       a.weights_iter + ld * SIC * GD, GD, 1.0, g + t * N * GD, GD)
+                    mm_packed(&pk, N, GD, SIC, hprev, ldh, a.weights_iter + ld * SIC * GD,
+                              b'N', GD, 1.0, g + t * N * GD, GD)
                 hout = hp + t * N * DHC if s.projection else h + t * N * DIC
                 cell.fwd(N, DHC, g + t * N * GD, GD,
                          a.bias + ld * GD if a.bias != NULL else NULL,
@@ -231,13 +286,17 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
     cdef const float *hp
     cdef const float *cprev
     cdef const float *h0
+    cdef packed_t pk
     if not ws_map(s, &m) or TN == 0:
         return
-    grads = dg_all + TN * GD
-    dh = grads + (2 * s.D * TN * SLC if s.L > 1 else 0)
-    dht = dh + (SIC if SIC > DIC else DIC) * N
-    dhpre = dht + N * DIC
-    dc = dhpre + N * DHC
+    grads = dg_all + up16(TN * GD)
+    dh = grads + up16(2 * s.D * TN * SLC if s.L > 1 else 0)
+    dht = dh + up16((SIC if SIC > DIC else DIC) * N)
+    dhpre = dht + up16(N * DIC)
+    dc = dhpre + up16(N * DHC)
+    pk.uk, pk.nthr = uk, a.nthr
+    pk.b = dc + up16(N * DHC)
+    pk.work = pk.b + (up16(gemm_packed_b_floats(uk, GD, SIC)) if uk != NULL else 0)
     l = s.L - 1
     while l >= 0:
         for d in range(s.D):
@@ -259,6 +318,8 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                 dx, ldx, dx_beta = a.diff_src_layer, SLC, 0.0 if d == 0 else 1.0
             else:
                 dx, ldx, dx_beta = grads + ((l % 2) * s.D + d) * TN * SLC, SLC, 0.0
+            # W_iter^T, packed once for the step products dh = dG W_iter^T
+            pack_weights(&pk, a.weights_iter + ld * SIC * GD, b'T', GD, GD, SIC)
             if a.diff_dst_iter != NULL:
                 memcpy(dh, a.diff_dst_iter + ld * N * DIC, N * DIC * sizeof(float))
             else:
@@ -291,8 +352,8 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                          dc, DHC, dg_all + t * N * GD, GD,
                          a.diff_weights_peephole + ld * 3 * DHC if s.peephole else NULL)
                 # the gradient reaching h_{t-1}: N x SIC
-                mm(uk, b'N', b'T', N, SIC, GD, dg_all + t * N * GD, GD,
-                   a.weights_iter + ld * SIC * GD, GD, 0.0, dh, SIC)
+                mm_packed(&pk, N, SIC, GD, dg_all + t * N * GD, GD,
+                          a.weights_iter + ld * SIC * GD, b'T', GD, 0.0, dh, SIC)
             if a.diff_src_iter != NULL:
                 memcpy(a.diff_src_iter + ld * N * SIC, dh, N * SIC * sizeof(float))
             if a.diff_src_iter_c != NULL:

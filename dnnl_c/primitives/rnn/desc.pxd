@@ -47,5 +47,6 @@ cdef struct rnn_conf_t:
     rnn_shape_t shape
     int64_t ws_floats       # the driver's state area (workspace, or scratchpad in inference)
     int64_t state_offset    # in the scratchpad, when not in the workspace (-1: workspace)
-    int64_t work_offset     # the backward driver's work area
+    int64_t work_offset     # the driver's work area (packed weights; backward's gradients)
+    int nthr                # threads the work area was sized for
     int64_t stage_offset    # f32 dense copies of arguments start here

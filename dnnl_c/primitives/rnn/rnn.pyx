@@ -11,10 +11,12 @@ from dnnl_c.core cimport *
 from dnnl_c.primitives.reorder.reorder cimport reorder_md
 from dnnl_c.primitives.rnn.desc cimport rnn_desc_t, rnn_desc, rnn_conf_t
 from dnnl_c.kernels.rnn cimport (rnn_shape_t, rnn_cell_t, rnn_fwd_args_t, rnn_bwd_args_t,
-                                 lstm_cell, rnn_ws_floats, rnn_bwd_work_floats, rnn_fwd,
+                                 lstm_cell, rnn_ws_floats, rnn_fwd_work_floats,
+                                 rnn_bwd_work_floats, rnn_fwd,
                                  rnn_bwd)
 from dnnl_c.kernels.gemm cimport gemm_kernel_for, gemm_kernel_t
 from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
+from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 # The arguments the driver reads or writes, in the order of the create
 # functions (forward: the first 11).
@@ -157,6 +159,7 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     cdef dnnl_dim_t ws_dims[1]
     cdef rnn_conf_t *conf
     cdef pd_arg_t *a
+    cdef const gemm_kernel_t *uk
     if d.cell_kind != dnnl_vanilla_lstm:
         return fail(dnnl_unimplemented, "rnn: only the LSTM cell is implemented")
     shape_of(d, &s)
@@ -199,11 +202,15 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
         if cydnnl_bytes_add_overflow(&scratch, ws, sizeof(float)) or \
                 cydnnl_bytes_add_overflow(&scratch, 64, 1):
             return fail(dnnl_unimplemented, "rnn: the state area does not fit in memory")
-    if not fwd:
-        work = rnn_bwd_work_floats(&s)
-        conf.work_offset = <int64_t>scratch
-        if work < 0 or cydnnl_bytes_add_overflow(&scratch, work, sizeof(float)):
-            return fail(dnnl_unimplemented, "rnn: the work area does not fit in memory")
+    conf.nthr = omp_get_max_threads()
+    uk = gemm_kernel_for(conf.isa) if gemm else NULL
+    work = rnn_fwd_work_floats(&s, uk, conf.nthr) if fwd else \
+        rnn_bwd_work_floats(&s, uk, conf.nthr)
+    if cydnnl_bytes_add_overflow(&scratch, 64 - scratch % 64, 1):
+        return fail(dnnl_unimplemented, "rnn: the work area does not fit in memory")
+    conf.work_offset = <int64_t>scratch
+    if work < 0 or cydnnl_bytes_add_overflow(&scratch, work, sizeof(float)):
+        return fail(dnnl_unimplemented, "rnn: the work area does not fit in memory")
     pd.scratchpad_size = scratch
     if pd.desc.prop_kind != dnnl_forward_inference:
         # forward_training writes what backward reads: gates and states of
@@ -269,6 +276,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
     cdef rnn_bwd_args_t ba
     cdef float *ws
     cdef const gemm_kernel_t *uk = gemm_kernel_for(conf.isa) if conf.isa != 0 else NULL
+    cdef int nthr = conf.nthr if conf.nthr < omp_get_max_threads() else omp_get_max_threads()
     for i in range(n):
         p[i] = NULL
         if not fwd and 8 <= i <= 10:
@@ -290,6 +298,8 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
         fa.weights_projection, fa.bias = p[6], p[7]
         fa.dst_layer, fa.dst_iter, fa.dst_iter_c = p[8], p[9], p[10]
         fa.ws = ws
+        fa.work = <float *>(ctx.scratchpad + conf.work_offset)
+        fa.nthr = nthr
         rnn_fwd(lstm_cell(), uk, &conf.shape, &fa)
     else:
         ba.src_layer, ba.src_iter, ba.src_iter_c = p[0], p[1], p[2]
@@ -302,6 +312,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
         ba.diff_bias = p[18]
         ba.diff_dst_layer, ba.diff_dst_iter, ba.diff_dst_iter_c = p[19], p[20], p[21]
         ba.work = <float *>(ctx.scratchpad + conf.work_offset)
+        ba.nthr = nthr
         rnn_bwd(lstm_cell(), uk, &conf.shape, &ba)
     for i in range(n):
         if p[i] != NULL and is_output(i, fwd) and st == dnnl_success:
