@@ -35,7 +35,9 @@ cdef struct rnn_cell_t:
     rnn_cell_fwd_fn fwd
     rnn_cell_bwd_fn bwd
 
-cdef const rnn_cell_t *lstm_cell() noexcept nogil
+# The LSTM cell with its gate loops compiled for a dnnl_cpu_isa_t level (0 or a
+# level this build lacks: the baseline build).
+cdef void lstm_cell_for(int isa, rnn_cell_t *cell) noexcept nogil
 
 # NULL pointers: absent (zeros for inputs, not written for outputs).
 cdef struct rnn_fwd_args_t:

@@ -23,6 +23,12 @@ cdef extern from "kernels/include/rnn_cell.h" nogil:
                               const float *c_t, int64_t ldc, const float *dh, int64_t lddh,
                               float *dc, int64_t lddc, float *dg, int64_t lddg, float *dpeep)
 
+cdef extern from "kernels/include/rnn_isa.h" nogil:
+    ctypedef struct cydnnl_rnn_cells_t:
+        rnn_cell_fwd_fn lstm_fwd
+        rnn_cell_bwd_fn lstm_bwd
+    const cydnnl_rnn_cells_t *cydnnl_rnn_cells_for(int level)
+
 cdef extern from "core/cydnnl_core.h" nogil:
     bint cydnnl_mul_overflow(int64_t a, int64_t b, int64_t *res)
 
@@ -41,15 +47,12 @@ cdef void lstm_bwd(int64_t n, int64_t dhc, const float *gates, int64_t ldg, cons
                          dg, lddg, dpeep)
 
 
-cdef rnn_cell_t _lstm
-_lstm.n_gates = 4
-_lstm.has_c_state = True
-_lstm.fwd = lstm_fwd
-_lstm.bwd = lstm_bwd
-
-
-cdef const rnn_cell_t *lstm_cell() noexcept nogil:
-    return &_lstm
+cdef void lstm_cell_for(int isa, rnn_cell_t *cell) noexcept nogil:
+    cdef const cydnnl_rnn_cells_t *t = cydnnl_rnn_cells_for(isa) if isa != 0 else NULL
+    cell.n_gates = 4
+    cell.has_c_state = True
+    cell.fwd = t.lstm_fwd if t != NULL else lstm_fwd
+    cell.bwd = t.lstm_bwd if t != NULL else lstm_bwd
 
 # ------------------------------------------------------------ products
 

@@ -11,7 +11,7 @@ from dnnl_c.core cimport *
 from dnnl_c.primitives.reorder.reorder cimport reorder_md
 from dnnl_c.primitives.rnn.desc cimport rnn_desc_t, rnn_desc, rnn_conf_t
 from dnnl_c.kernels.rnn cimport (rnn_shape_t, rnn_cell_t, rnn_fwd_args_t, rnn_bwd_args_t,
-                                 lstm_cell, rnn_ws_floats, rnn_fwd_work_floats,
+                                 lstm_cell_for, rnn_ws_floats, rnn_fwd_work_floats,
                                  rnn_bwd_work_floats, rnn_fwd,
                                  rnn_bwd)
 from dnnl_c.kernels.gemm cimport gemm_kernel_for, gemm_kernel_t
@@ -277,6 +277,8 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
     cdef float *ws
     cdef const gemm_kernel_t *uk = gemm_kernel_for(conf.isa) if conf.isa != 0 else NULL
     cdef int nthr = conf.nthr if conf.nthr < omp_get_max_threads() else omp_get_max_threads()
+    cdef rnn_cell_t cell
+    lstm_cell_for(conf.isa, &cell)
     for i in range(n):
         p[i] = NULL
         if not fwd and 8 <= i <= 10:
@@ -300,7 +302,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
         fa.ws = ws
         fa.work = <float *>(ctx.scratchpad + conf.work_offset)
         fa.nthr = nthr
-        rnn_fwd(lstm_cell(), uk, &conf.shape, &fa)
+        rnn_fwd(&cell, uk, &conf.shape, &fa)
     else:
         ba.src_layer, ba.src_iter, ba.src_iter_c = p[0], p[1], p[2]
         ba.weights_layer, ba.weights_iter, ba.weights_peephole = p[3], p[4], p[5]
@@ -313,7 +315,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
         ba.diff_dst_layer, ba.diff_dst_iter, ba.diff_dst_iter_c = p[19], p[20], p[21]
         ba.work = <float *>(ctx.scratchpad + conf.work_offset)
         ba.nthr = nthr
-        rnn_bwd(lstm_cell(), uk, &conf.shape, &ba)
+        rnn_bwd(&cell, uk, &conf.shape, &ba)
     for i in range(n):
         if p[i] != NULL and is_output(i, fwd) and st == dnnl_success:
             st = stage_out(pd, ctx, ARGS[i], p[i])
