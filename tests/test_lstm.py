@@ -438,3 +438,39 @@ def test_bf16_backward_against_f32(eng, strm):
     grads = np_grads(rounded, L2R, dd)
     for name, g in grads.items():
         np.testing.assert_allclose(dbufs["diff_" + name], g, rtol=3e-2, atol=3e-2, err_msg=name)
+
+
+def run_training(eng, strm, s, direction, a, dd, impl):
+    """Forward training then backward with implementation impl; the outputs."""
+    mds = mds_for(s)
+    st, fpd = fwd_pd(eng, c.dnnl_forward_training, direction, mds)
+    check(st)
+    walk_to(fpd, impl)
+    out = {k: np.zeros(v, np.float32) for k, v in s.items() if k.startswith("dst")}
+    ws = ws_bytes(fpd)
+    fres = execute(eng, strm, fpd, {**a, **out, c.DNNL_ARG_WORKSPACE: ws})
+    st, bpd = bwd_pd(eng, direction, mds, {"diff_" + k: v for k, v in mds.items()}, fpd)
+    check(st)
+    walk_to(bpd, impl)
+    diffs = {"diff_" + k: np.zeros(v) for k, v in s.items()}
+    diffs.update({"diff_" + k: v for k, v in dd.items()})
+    res = execute(eng, strm, bpd, {**a, **{k: fres[k] for k in out},
+                                   c.DNNL_ARG_WORKSPACE: ws, **diffs})
+    return {**{k: fres[k] for k in out}, **res}
+
+
+@pytest.mark.parametrize("impl", level_impls("gemm"))
+@pytest.mark.parametrize("direction", [L2R, CONCAT])
+def test_panel_wide_cells_match_the_reference(eng, strm, impl, direction):
+    """DHC a multiple of every kernel's panel width: the threads split each
+    step by columns of every gate (the fused path), against ref:any."""
+    D = 2 if direction == CONCAT else 1
+    s = shapes(2, D, 4, 3, 64, 64, peephole=True, direction=direction)
+    rng = np.random.default_rng(11)
+    a = random_inputs(s, rng, 0.2)
+    dd = {k: rng.standard_normal(s[k]) for k in ("dst_layer", "dst_iter", "dst_iter_c")}
+    ref = run_training(eng, strm, s, direction, dict(a), dd, "ref:any")
+    got = run_training(eng, strm, s, direction, dict(a), dd, impl)
+    for k in ref:
+        if isinstance(k, str) and (k.startswith("dst") or k.startswith("diff_")):
+            np.testing.assert_allclose(got[k], ref[k], rtol=1e-4, atol=1e-5, err_msg=k)

@@ -77,3 +77,9 @@ cdef void gemm_packed_b(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k
                         const gemm_operand_t *a, const float *bp, float beta, float *c,
                         int64_t ldc, int nthr, float *work) noexcept nogil
 cdef int64_t gemm_packed_work_floats() noexcept nogil
+# Columns [n0, n1) of the same product on the caller's thread (n0 a
+# multiple of uk.nr): for callers that split the columns themselves.
+cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1,
+                             int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
+                             const float *bp, float beta, float *c, int64_t ldc,
+                             float *work) noexcept nogil

@@ -610,6 +610,13 @@ cdef int64_t gemm_packed_work_floats() noexcept nogil:
     return MC * KC + MAX_MR * MAX_NR + 32
 
 
+cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1,
+                             int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
+                             const float *bp, float beta, float *c, int64_t ldc,
+                             float *work) noexcept nogil:
+    packed_block(uk, m, n0, n1, n, k, alpha, a, bp, beta, c, ldc, work)
+
+
 cdef void packed_block(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1, int64_t n,
                        int64_t k, float alpha, const gemm_operand_t *a, const float *bp,
                        float beta, float *c, int64_t ldc, float *work) noexcept nogil:

@@ -17,17 +17,20 @@ cdef struct rnn_shape_t:
     bint peephole
     bint projection
 
-# A cell: gates per step after the products (fwd) and their gradient (bwd).
-# LSTM's signature; c arguments are NULL for cells without a c state.
-ctypedef void (*rnn_cell_fwd_fn)(int64_t n, int64_t dhc, float *gates, int64_t ldg,
-                                 const float *bias, const float *peep, const float *c_prev,
-                                 int64_t ldcp, float *c_out, int64_t ldc, float *h_out,
-                                 int64_t ldh) noexcept nogil
-ctypedef void (*rnn_cell_bwd_fn)(int64_t n, int64_t dhc, const float *gates, int64_t ldg,
-                                 const float *peep, const float *c_prev, int64_t ldcp,
-                                 const float *c_t, int64_t ldc, const float *dh, int64_t lddh,
-                                 float *dc, int64_t lddc, float *dg, int64_t lddg,
-                                 float *dpeep) noexcept nogil
+# A cell: gates per step after the products (fwd) and their gradient (bwd),
+# for columns [j0, j1) of every gate (the driver splits them between its
+# threads; `threaded`: the cell splits the rows itself). LSTM's signature;
+# c arguments are NULL for cells without a c state.
+ctypedef void (*rnn_cell_fwd_fn)(int64_t n, int64_t dhc, int64_t j0, int64_t j1, float *gates,
+                                 int64_t ldg, const float *bias, const float *peep,
+                                 const float *c_prev, int64_t ldcp, float *c_out, int64_t ldc,
+                                 float *h_out, int64_t ldh, int threaded) noexcept nogil
+ctypedef void (*rnn_cell_bwd_fn)(int64_t n, int64_t dhc, int64_t j0, int64_t j1,
+                                 const float *gates, int64_t ldg, const float *peep,
+                                 const float *c_prev, int64_t ldcp, const float *c_t,
+                                 int64_t ldc, const float *dh, int64_t lddh, float *dc,
+                                 int64_t lddc, float *dg, int64_t lddg, float *dpeep,
+                                 int threaded) noexcept nogil
 
 cdef struct rnn_cell_t:
     int n_gates

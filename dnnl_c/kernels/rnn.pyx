@@ -9,19 +9,20 @@ from cython.parallel cimport prange
 
 from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, sgemm_parallel, matrix_operand,
                                   gemm_packed_b_floats, gemm_pack_b, gemm_packed_b,
-                                  gemm_packed_work_floats)
+                                  gemm_packed_work_floats, gemm_packed_b_cols)
 from dnnl_c.dnnl_types cimport (dnnl_f32, dnnl_unidirectional_left2right, dnnl_bidirectional_concat,
                                 dnnl_bidirectional_sum)
 
 cdef extern from "kernels/include/rnn_cell.h" nogil:
-    void cydnnl_lstm_fwd_cell(int64_t n, int64_t dhc, float *gates, int64_t ldg,
-                              const float *bias, const float *peep, const float *c_prev,
-                              int64_t ldcp, float *c_out, int64_t ldc, float *h_out,
-                              int64_t ldh)
-    void cydnnl_lstm_bwd_cell(int64_t n, int64_t dhc, const float *gates, int64_t ldg,
-                              const float *peep, const float *c_prev, int64_t ldcp,
-                              const float *c_t, int64_t ldc, const float *dh, int64_t lddh,
-                              float *dc, int64_t lddc, float *dg, int64_t lddg, float *dpeep)
+    void cydnnl_lstm_fwd_cell(int64_t n, int64_t dhc, int64_t j0, int64_t j1, float *gates,
+                              int64_t ldg, const float *bias, const float *peep,
+                              const float *c_prev, int64_t ldcp, float *c_out, int64_t ldc,
+                              float *h_out, int64_t ldh, int threaded)
+    void cydnnl_lstm_bwd_cell(int64_t n, int64_t dhc, int64_t j0, int64_t j1,
+                              const float *gates, int64_t ldg, const float *peep,
+                              const float *c_prev, int64_t ldcp, const float *c_t, int64_t ldc,
+                              const float *dh, int64_t lddh, float *dc, int64_t lddc,
+                              float *dg, int64_t lddg, float *dpeep, int threaded)
 
 cdef extern from "kernels/include/rnn_isa.h" nogil:
     ctypedef struct cydnnl_rnn_cells_t:
@@ -33,18 +34,21 @@ cdef extern from "core/cydnnl_core.h" nogil:
     bint cydnnl_mul_overflow(int64_t a, int64_t b, int64_t *res)
 
 
-cdef void lstm_fwd(int64_t n, int64_t dhc, float *gates, int64_t ldg, const float *bias,
-                   const float *peep, const float *c_prev, int64_t ldcp, float *c_out,
-                   int64_t ldc, float *h_out, int64_t ldh) noexcept nogil:
-    cydnnl_lstm_fwd_cell(n, dhc, gates, ldg, bias, peep, c_prev, ldcp, c_out, ldc, h_out, ldh)
+cdef void lstm_fwd(int64_t n, int64_t dhc, int64_t j0, int64_t j1, float *gates, int64_t ldg,
+                   const float *bias, const float *peep, const float *c_prev, int64_t ldcp,
+                   float *c_out, int64_t ldc, float *h_out, int64_t ldh,
+                   int threaded) noexcept nogil:
+    cydnnl_lstm_fwd_cell(n, dhc, j0, j1, gates, ldg, bias, peep, c_prev, ldcp, c_out, ldc,
+                         h_out, ldh, threaded)
 
 
-cdef void lstm_bwd(int64_t n, int64_t dhc, const float *gates, int64_t ldg, const float *peep,
-                   const float *c_prev, int64_t ldcp, const float *c_t, int64_t ldc,
-                   const float *dh, int64_t lddh, float *dc, int64_t lddc, float *dg,
-                   int64_t lddg, float *dpeep) noexcept nogil:
-    cydnnl_lstm_bwd_cell(n, dhc, gates, ldg, peep, c_prev, ldcp, c_t, ldc, dh, lddh, dc, lddc,
-                         dg, lddg, dpeep)
+cdef void lstm_bwd(int64_t n, int64_t dhc, int64_t j0, int64_t j1, const float *gates,
+                   int64_t ldg, const float *peep, const float *c_prev, int64_t ldcp,
+                   const float *c_t, int64_t ldc, const float *dh, int64_t lddh, float *dc,
+                   int64_t lddc, float *dg, int64_t lddg, float *dpeep,
+                   int threaded) noexcept nogil:
+    cydnnl_lstm_bwd_cell(n, dhc, j0, j1, gates, ldg, peep, c_prev, ldcp, c_t, ldc, dh, lddh,
+                         dc, lddc, dg, lddg, dpeep, threaded)
 
 
 cdef void lstm_cell_for(int isa, rnn_cell_t *cell) noexcept nogil:
@@ -188,6 +192,61 @@ cdef void layer_output(const rnn_shape_t *s, const float *h0, const float *h1,
             for j in range(dic):
                 out[r * dlc + j] = h0[r * dic + j] + h1[r * dic + j]
 
+# ------------------------------------------------------------ one step, fused
+# With a GEMM kernel and DHC a multiple of its panel width, each thread takes
+# the same columns of every gate: its share of the iteration product, then
+# the cell on those columns, with no barrier in between.
+
+cdef inline int64_t col_chunk(const packed_t *p, int64_t dhc) noexcept nogil:
+    """Columns per thread (whole panels); 0 when the step cannot be split so."""
+    cdef int64_t nr = p.uk.nr if p.uk != NULL else 0
+    if nr == 0 or dhc % nr != 0:
+        return 0
+    return ((dhc + p.nthr - 1) // p.nthr + nr - 1) // nr * nr
+
+
+cdef void fwd_step(const rnn_cell_t *cell, const packed_t *p, const rnn_shape_t *s,
+                   const float *hprev, int64_t ldh, const float *w_iter, float *g,
+                   const float *bias,
+                   const float *peep, const float *cprev, float *c, float *hout) noexcept nogil:
+    """g (N x G DHC) holds the layer product: adds hprev W_iter (p.b: packed)
+    and runs the cell."""
+    cdef int64_t N = s.N, DHC = s.DHC, GD = s.G * s.DHC, SIC = s.SIC
+    cdef int64_t chunk = col_chunk(p, DHC), nch, t, q, j0, j1
+    cdef gemm_operand_t oa = matrix_operand(hprev, dnnl_f32, b'N', ldh)
+    if chunk == 0:
+        if hprev != NULL:
+            mm_packed(p, N, GD, SIC, hprev, ldh, w_iter, b'N', GD, 1.0, g, GD)
+        cell.fwd(N, DHC, 0, DHC, g, GD, bias, peep, cprev, DHC, c, DHC, hout, DHC, 1)
+        return
+    nch = (DHC + chunk - 1) // chunk
+    for t in prange(nch, schedule='static', num_threads=p.nthr):
+        j0 = t * chunk
+        j1 = j0 + chunk if j0 + chunk < DHC else DHC
+        if hprev != NULL:
+            for q in range(s.G):
+                gemm_packed_b_cols(p.uk, N, q * DHC + j0, q * DHC + j1, GD, SIC, 1.0, &oa, p.b,
+                                   1.0, g, GD, p.work + t * up16(gemm_packed_work_floats()))
+        cell.fwd(N, DHC, j0, j1, g, GD, bias, peep, cprev, DHC, c, DHC, hout, DHC, 0)
+
+
+cdef void bwd_cell_step(const rnn_cell_t *cell, const packed_t *p, const rnn_shape_t *s,
+                        const float *g, const float *peep, const float *cprev,
+                        const float *c, const float *dcell, int64_t lddcell, float *dc,
+                        float *dg, float *dpeep) noexcept nogil:
+    cdef int64_t N = s.N, DHC = s.DHC, GD = s.G * s.DHC
+    cdef int64_t chunk = col_chunk(p, DHC), nch, t, j0, j1
+    if chunk == 0:
+        cell.bwd(N, DHC, 0, DHC, g, GD, peep, cprev, DHC, c, DHC, dcell, lddcell, dc, DHC,
+                 dg, GD, dpeep, 1)
+        return
+    nch = (DHC + chunk - 1) // chunk
+    for t in prange(nch, schedule='static', num_threads=p.nthr):
+        j0 = t * chunk
+        j1 = j0 + chunk if j0 + chunk < DHC else DHC
+        cell.bwd(N, DHC, j0, j1, g, GD, peep, cprev, DHC, c, DHC, dcell, lddcell, dc, DHC,
+                 dg, GD, dpeep, 0)
+
 # ------------------------------------------------------------ forward
 
 cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_shape_t *s,
@@ -234,14 +293,11 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                     hprev = h + tp * N * DIC
                     cprev = c + tp * N * DHC
                     ldh = DIC
-                if hprev != NULL:
-                    mm_packed(&pk, N, GD, SIC, hprev, ldh, a.weights_iter + ld * SIC * GD,
-                              b'N', GD, 1.0, g + t * N * GD, GD)
                 hout = hp + t * N * DHC if s.projection else h + t * N * DIC
-                cell.fwd(N, DHC, g + t * N * GD, GD,
+                fwd_step(cell, &pk, s, hprev, ldh, a.weights_iter + ld * SIC * GD, g + t * N * GD,
                          a.bias + ld * GD if a.bias != NULL else NULL,
                          a.weights_peephole + ld * 3 * DHC if s.peephole else NULL,
-                         cprev, DHC, c + t * N * DHC, DHC, hout, DHC)
+                         cprev, c + t * N * DHC, hout)
                 if s.projection:
                     mm(uk, b'N', b'N', N, DIC, DHC, hout, DHC,
                        a.weights_projection + ld * DHC * DIC, DIC, 0.0, h + t * N * DIC, DIC)
@@ -349,11 +405,11 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                     cprev = a.src_iter_c + ld * N * DHC if a.src_iter_c != NULL else NULL
                 else:
                     cprev = c + tp * N * DHC
-                cell.bwd(N, DHC, g + t * N * GD, GD,
-                         a.weights_peephole + ld * 3 * DHC if s.peephole else NULL,
-                         cprev, DHC, c + t * N * DHC, DHC, dcell, DHC if s.projection else DIC,
-                         dc, DHC, dg_all + t * N * GD, GD,
-                         a.diff_weights_peephole + ld * 3 * DHC if s.peephole else NULL)
+                bwd_cell_step(cell, &pk, s, g + t * N * GD,
+                              a.weights_peephole + ld * 3 * DHC if s.peephole else NULL,
+                              cprev, c + t * N * DHC, dcell, DHC if s.projection else DIC,
+                              dc, dg_all + t * N * GD,
+                              a.diff_weights_peephole + ld * 3 * DHC if s.peephole else NULL)
                 # the gradient reaching h_{t-1}: N x SIC
                 mm_packed(&pk, N, SIC, GD, dg_all + t * N * GD, GD,
                           a.weights_iter + ld * SIC * GD, b'T', GD, 0.0, dh, SIC)

@@ -42,13 +42,13 @@ CYDNNL_INLINE float cydnnl_rnn_tanh(float x) {
 
 /* One row of the forward cell; every pointer valid (zeros stand for what is
    absent), so the loop has no branches and vectorises. */
-CYDNNL_INLINE void cydnnl_lstm_fwd_row(int64_t dhc, float *CYDNNL_RESTRICT g,
+CYDNNL_INLINE void cydnnl_lstm_fwd_row(int64_t len, int64_t dhc, float *CYDNNL_RESTRICT g,
                                        const float *CYDNNL_RESTRICT bias,
                                        const float *CYDNNL_RESTRICT peep,
                                        const float *CYDNNL_RESTRICT cp,
                                        float *CYDNNL_RESTRICT c, float *CYDNNL_RESTRICT h) {
     int64_t j;
-    for (j = 0; j < dhc; j++) {
+    for (j = 0; j < len; j++) {
         float gi = g[j] + bias[j] + peep[j] * cp[j];
         float gf = g[dhc + j] + bias[dhc + j] + peep[dhc + j] * cp[j];
         float gc = cydnnl_rnn_tanh(g[2 * dhc + j] + bias[2 * dhc + j]);
@@ -69,13 +69,17 @@ CYDNNL_INLINE void cydnnl_lstm_fwd_row(int64_t dhc, float *CYDNNL_RESTRICT g,
 /* Zeros for the absent inputs of a cell (NULL: out of memory). */
 static float *cydnnl_rnn_zeros(int64_t n) { return (float *)calloc((size_t)n + 16, sizeof(float)); }
 
-/* gates: the products' sums in, the activated gates out (what backward
+/* Columns [j0, j1) of the cell for n rows; the rows split between threads
+   when `threaded` (else the caller's thread does them: the driver calls it
+   from its own threads, each for its columns).
+   gates: the products' sums in, the activated gates out (what backward
    reads). bias (4 x dhc), peep (3 x dhc) and c_prev (NULL: zeros) may be
    NULL. c_out and h_out: n x dhc, rows ldc and ldh apart. */
-static void cydnnl_lstm_fwd_cell(int64_t n, int64_t dhc, float *gates, int64_t ldg,
-                                 const float *bias, const float *peep,
-                                 const float *c_prev, int64_t ldcp, float *c_out,
-                                 int64_t ldc, float *h_out, int64_t ldh) {
+static void cydnnl_lstm_fwd_cell(int64_t n, int64_t dhc, int64_t j0, int64_t j1,
+                                 float *gates, int64_t ldg, const float *bias,
+                                 const float *peep, const float *c_prev, int64_t ldcp,
+                                 float *c_out, int64_t ldc, float *h_out, int64_t ldh,
+                                 int threaded) {
     float *zeros = NULL;
     int64_t r;
     if (!bias || !peep || !c_prev) {
@@ -85,21 +89,22 @@ static void cydnnl_lstm_fwd_cell(int64_t n, int64_t dhc, float *gates, int64_t l
         if (!peep) peep = zeros;
         if (!c_prev) { c_prev = zeros; ldcp = 0; }
     }
-#pragma omp parallel for schedule(static) if (n * dhc > 4096)
+#pragma omp parallel for schedule(static) if (threaded && n * dhc > 4096)
     for (r = 0; r < n; r++)
-        cydnnl_lstm_fwd_row(dhc, gates + r * ldg, bias, peep, c_prev + r * ldcp,
-                            c_out + r * ldc, h_out + r * ldh);
+        cydnnl_lstm_fwd_row(j1 - j0, dhc, gates + r * ldg + j0, bias + j0, peep + j0,
+                            c_prev + r * ldcp + j0, c_out + r * ldc + j0,
+                            h_out + r * ldh + j0);
     free(zeros);
 }
 
-CYDNNL_INLINE void cydnnl_lstm_bwd_row(int64_t dhc, const float *CYDNNL_RESTRICT g,
+CYDNNL_INLINE void cydnnl_lstm_bwd_row(int64_t len, int64_t dhc, const float *CYDNNL_RESTRICT g,
                                        const float *CYDNNL_RESTRICT peep,
                                        const float *CYDNNL_RESTRICT cp,
                                        const float *CYDNNL_RESTRICT c,
                                        const float *CYDNNL_RESTRICT dh,
                                        float *CYDNNL_RESTRICT dc, float *CYDNNL_RESTRICT d) {
     int64_t j;
-    for (j = 0; j < dhc; j++) {
+    for (j = 0; j < len; j++) {
         float gi = g[j], gf = g[dhc + j], gc = g[2 * dhc + j], go = g[3 * dhc + j];
         float tc = cydnnl_rnn_tanh(c[j]);
         float dht = dh[j];
@@ -116,16 +121,17 @@ CYDNNL_INLINE void cydnnl_lstm_bwd_row(int64_t dhc, const float *CYDNNL_RESTRICT
     }
 }
 
-/* One step back: dh (the gradient reaching h before any projection) and
+/* One step back, columns [j0, j1) as forward: dh (the gradient reaching h before any projection) and
    dc (the one reaching c_t, in; the one reaching c_{t-1}, out) give the
    gates' gradient dg (n x 4 dhc, rows ldg apart). gates are the activated
    gates forward stored; c_prev may be NULL (zeros). dpeep (3 x dhc, may be
    NULL) accumulates the peephole weights' gradient. */
-static void cydnnl_lstm_bwd_cell(int64_t n, int64_t dhc, const float *gates, int64_t ldg,
-                                 const float *peep, const float *c_prev, int64_t ldcp,
-                                 const float *c_t, int64_t ldc, const float *dh,
-                                 int64_t lddh, float *dc, int64_t lddc, float *dg,
-                                 int64_t lddg, float *dpeep) {
+static void cydnnl_lstm_bwd_cell(int64_t n, int64_t dhc, int64_t j0, int64_t j1,
+                                 const float *gates, int64_t ldg, const float *peep,
+                                 const float *c_prev, int64_t ldcp, const float *c_t,
+                                 int64_t ldc, const float *dh, int64_t lddh, float *dc,
+                                 int64_t lddc, float *dg, int64_t lddg, float *dpeep,
+                                 int threaded) {
     float *zeros = NULL;
     int64_t r;
     if (!peep || !c_prev) {
@@ -134,15 +140,16 @@ static void cydnnl_lstm_bwd_cell(int64_t n, int64_t dhc, const float *gates, int
         if (!peep) peep = zeros;
         if (!c_prev) { c_prev = zeros; ldcp = 0; }
     }
-#pragma omp parallel for schedule(static) if (n * dhc > 4096)
+#pragma omp parallel for schedule(static) if (threaded && n * dhc > 4096)
     for (r = 0; r < n; r++)
-        cydnnl_lstm_bwd_row(dhc, gates + r * ldg, peep, c_prev + r * ldcp, c_t + r * ldc,
-                            dh + r * lddh, dc + r * lddc, dg + r * lddg);
+        cydnnl_lstm_bwd_row(j1 - j0, dhc, gates + r * ldg + j0, peep + j0,
+                            c_prev + r * ldcp + j0, c_t + r * ldc + j0, dh + r * lddh + j0,
+                            dc + r * lddc + j0, dg + r * lddg + j0);
     if (dpeep) {
         /* i and f see c_{t-1}, o sees c_t; columns split between threads */
         int64_t j;
-#pragma omp parallel for schedule(static) if (n * dhc > 4096)
-        for (j = 0; j < dhc; j++) {
+#pragma omp parallel for schedule(static) if (threaded && n * dhc > 4096)
+        for (j = j0; j < j1; j++) {
             float si = 0.0f, sf = 0.0f, so = 0.0f;
             int64_t rr;
             for (rr = 0; rr < n; rr++) {

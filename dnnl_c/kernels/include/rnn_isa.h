@@ -6,13 +6,14 @@
 #include "cydnnl_isa.h"
 
 typedef struct {
-    void (*lstm_fwd)(int64_t n, int64_t dhc, float *gates, int64_t ldg, const float *bias,
-                     const float *peep, const float *c_prev, int64_t ldcp, float *c_out,
-                     int64_t ldc, float *h_out, int64_t ldh);
-    void (*lstm_bwd)(int64_t n, int64_t dhc, const float *gates, int64_t ldg,
-                     const float *peep, const float *c_prev, int64_t ldcp, const float *c_t,
-                     int64_t ldc, const float *dh, int64_t lddh, float *dc, int64_t lddc,
-                     float *dg, int64_t lddg, float *dpeep);
+    void (*lstm_fwd)(int64_t n, int64_t dhc, int64_t j0, int64_t j1, float *gates,
+                     int64_t ldg, const float *bias, const float *peep, const float *c_prev,
+                     int64_t ldcp, float *c_out, int64_t ldc, float *h_out, int64_t ldh,
+                     int threaded);
+    void (*lstm_bwd)(int64_t n, int64_t dhc, int64_t j0, int64_t j1, const float *gates,
+                     int64_t ldg, const float *peep, const float *c_prev, int64_t ldcp,
+                     const float *c_t, int64_t ldc, const float *dh, int64_t lddh, float *dc,
+                     int64_t lddc, float *dg, int64_t lddg, float *dpeep, int threaded);
 } cydnnl_rnn_cells_t;
 
 CYDNNL_ISA_DECLARE(cydnnl_rnn_cells_t, cydnnl_rnn_cells)
