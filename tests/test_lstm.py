@@ -474,3 +474,18 @@ def test_panel_wide_cells_match_the_reference(eng, strm, impl, direction):
     for k in ref:
         if isinstance(k, str) and (k.startswith("dst") or k.startswith("diff_")):
             np.testing.assert_allclose(got[k], ref[k], rtol=1e-4, atol=1e-5, err_msg=k)
+
+
+@pytest.mark.parametrize("impl", level_impls("gemm")[:1] + ["ref:any"])
+def test_one_step_with_a_state_size_of_its_own(eng, strm, impl):
+    """T = 1 lets src_iter's channels (SIC) differ from the hidden size."""
+    s = shapes(1, 1, 1, 2, 3, 4)
+    s.update({"src_iter": (1, 1, 2, 6), "weights_iter": (1, 1, 6, 4, 4)})
+    rng = np.random.default_rng(13)
+    a = random_inputs(s, rng)
+    dd = {k: rng.standard_normal(s[k]) for k in ("dst_layer", "dst_iter", "dst_iter_c")}
+    res = run_training(eng, strm, s, L2R, dict(a), dd, impl)
+    ref = np_lstm(a, L2R)
+    np.testing.assert_allclose(res["dst_layer"], ref[0], rtol=1e-4, atol=1e-5)
+    for name, g in np_grads(a, L2R, dd).items():
+        np.testing.assert_allclose(res["diff_" + name], g, rtol=2e-3, atol=2e-4, err_msg=name)
