@@ -31,3 +31,4 @@ from dnnl._convolution import (convolution_backward_data,  # noqa: F401
                                convolution_backward_weights, convolution_forward)
 from dnnl._lrn import lrn_backward, lrn_forward  # noqa: F401
 from dnnl._pooling import pooling_backward, pooling_forward  # noqa: F401
+from dnnl._rnn import lstm_backward, lstm_forward  # noqa: F401

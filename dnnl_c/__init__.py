@@ -25,3 +25,4 @@ from dnnl_c.primitives.convolution.api import *  # noqa: F401,F403
 from dnnl_c.primitives.eltwise.api import *  # noqa: F401,F403
 from dnnl_c.primitives.lrn.api import *  # noqa: F401,F403
 from dnnl_c.primitives.pooling.api import *  # noqa: F401,F403
+from dnnl_c.primitives.rnn.api import *  # noqa: F401,F403

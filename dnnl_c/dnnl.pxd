@@ -118,3 +118,5 @@ from dnnl_c.primitives.lrn.lrn cimport (dnnl_lrn_forward_primitive_desc_create,
                          dnnl_lrn_backward_primitive_desc_create)
 from dnnl_c.primitives.pooling.pooling cimport (dnnl_pooling_forward_primitive_desc_create,
                              dnnl_pooling_backward_primitive_desc_create)
+from dnnl_c.primitives.rnn.rnn cimport (dnnl_lstm_forward_primitive_desc_create,
+                         dnnl_lstm_backward_primitive_desc_create)

@@ -9,6 +9,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = [
     "c_style/cpu_cnn_training_f32.py",
     "cpp_style/cnn_training_bf16.py",
+    "cpp_style/rnn_training_f32.py",
     "reorder_demo.py",
 ]
 

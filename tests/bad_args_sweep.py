@@ -145,6 +145,8 @@ def valid_value(pool, fn_name, params, name):
         return [np.zeros(96, np.float32)]
     if name == "args":
         return []
+    if name == "direction":
+        return c.dnnl_unidirectional_left2right
     if name == "isa":
         return c.dnnl_cpu_isa_default
     if name == "isa_hints":

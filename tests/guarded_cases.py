@@ -455,7 +455,88 @@ SELFTEST = [("read-past-end", lambda alloc: _touch(alloc, 3)),
             ("in-bounds", lambda alloc: (_touch(alloc, 0), _touch(alloc, 2, True))),
             ("wrong-result", _wrong)]
 
+# ------------------------------------------------------------ rnn (LSTM)
+# Every tensor a guarded user buffer: batch 1, one step, odd feature sizes,
+# panel-wide cells (the column-split step) with projection and peephole.
+
+RNN_CASES = [
+    # L, direction, T, N, SLC, DHC, DIC, peephole, projection, iters
+    (1, c.dnnl_unidirectional_left2right, 1, 1, 3, 5, None, False, False, True),
+    (2, c.dnnl_bidirectional_concat, 3, 1, 7, 7, None, True, False, True),
+    (1, c.dnnl_unidirectional_right2left, 2, 3, 5, 3, 2, False, True, False),
+    (1, c.dnnl_bidirectional_sum, 2, 2, 3, 32, 5, True, True, True),
+]
+
+
+def rnn_run(cs, alloc):
+    import test_lstm as LSTM
+    s, direction = LSTM.case_shapes(cs)
+    rng = np.random.default_rng(21)
+    a = LSTM.random_inputs(s, rng)
+    dd = {k: rng.standard_normal(v) for k, v in s.items() if k.startswith("dst")}
+    ref = dict(zip(["dst_layer", "dst_iter", "dst_iter_c"], LSTM.np_lstm(a, direction)))
+    grads = LSTM.np_grads(a, direction, dd)
+    eng, strm = H.engines()[:2]
+    mds = LSTM.mds_for(s)
+
+    def buffers(pd, feed):
+        bufs, args = {}, []
+        for name, arg in list(LSTM.ARG.items()) + [("ws", c.DNNL_ARG_WORKSPACE)]:
+            md = LSTM.query_md(pd, arg)
+            size = c.dnnl_memory_desc_get_size(md)
+            if size == 0:
+                continue
+            if name == "ws":
+                buf = alloc(size, np.uint8)
+            else:
+                buf = alloc(size, np.float32)
+                buf[...] = np.asarray(feed[name], np.float32).reshape(-1) if name in feed \
+                    else np.nan
+            bufs[name] = buf
+            m = c.dnnl_memory_t()
+            H._check(c.dnnl_memory_create(m, md, eng, buf), "memory_create")
+            args.append(c.dnnl_exec_arg_t(arg, m))
+        return bufs, args
+
+    st, fpd = LSTM.fwd_pd(eng, c.dnnl_forward_training, direction, mds)
+    H._check(st, "lstm forward pd")
+    failures = []
+    while True:
+        impl = H._impl_name_c(fpd)
+        prim = c.dnnl_primitive_t()
+        H._check(c.dnnl_primitive_create(prim, fpd), "primitive_create")
+        fb, fargs = buffers(fpd, a)
+        H._check(c.dnnl_primitive_execute(prim, strm, len(fargs), fargs), "execute " + impl)
+        for k, r in ref.items():
+            if k in fb and not np.allclose(fb[k].reshape(r.shape), r, rtol=1e-4, atol=1e-5):
+                failures.append("forward %s: %s differs" % (impl, k))
+        st, bpd = LSTM.bwd_pd(eng, direction, mds, {"diff_" + k: v for k, v in mds.items()},
+                              fpd, c.dnnl_rnn_flags_diff_weights_overwrite)
+        H._check(st, "lstm backward pd")
+        bprim = c.dnnl_primitive_t()
+        H._check(c.dnnl_primitive_create(bprim, bpd), "primitive_create")
+        feed = dict(a, **{k: fb[k] for k in fb if k.startswith("dst")},
+                    **{"diff_" + k: v for k, v in dd.items()})
+        bb, bargs = buffers(bpd, feed)
+        bb["ws"][...] = fb["ws"]
+        H._check(c.dnnl_primitive_execute(bprim, strm, len(bargs), bargs),
+                 "execute backward " + impl)
+        for k, g in grads.items():
+            if not np.allclose(bb["diff_" + k].reshape(g.shape), g, rtol=2e-3, atol=2e-4):
+                failures.append("backward %s: diff_%s differs" % (impl, k))
+        if c.dnnl_primitive_desc_next_impl(fpd) != c.dnnl_success:
+            break
+    if failures:
+        raise AssertionError("\n".join(failures))
+
+
+def rnn_entries():
+    return [("lstm%d" % i, (lambda alloc, cs=cs: rnn_run(cs, alloc)))
+            for i, cs in enumerate(RNN_CASES)]
+
+
 FAMILIES = {
+    "rnn": rnn_entries,
     "convolution": conv_entries,
     "pooling": pool_entries,
     "lrn": lrn_entries,

@@ -23,7 +23,7 @@ import harness as H
 from guarded_views import View
 
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "guard_runner.py")
-FAMILIES = ["convolution", "pooling", "lrn", "eltwise", "reorder", "views"]
+FAMILIES = ["convolution", "pooling", "lrn", "eltwise", "reorder", "views", "rnn"]
 WHERE = ["after", "before"]
 
 

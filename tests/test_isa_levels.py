@@ -23,7 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # conversions, the reorders' one per-level kernel (the best level allowed).
 KERNEL_TESTS = ("test_gemm.py", "test_convolution.py", "test_pooling.py",
                 "test_pooling_table.py", "test_lrn.py", "test_lrn_table.py", "test_eltwise.py",
-                "test_eltwise_table.py", "test_examples.py",
+                "test_eltwise_table.py", "test_examples.py", "test_lstm.py",
+                "test_lstm_object.py", "test_rnn_example.py",
                 "test_reorder.py::test_f32_to_bf16_rounds_like_onednn",
                 "test_reorder.py::test_bf16_to_f32_is_exact")
 # A pytest -k expression to trim them by, should they grow too slow (None:

@@ -65,3 +65,21 @@ cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int6
                          int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
                          const float *b, int64_t ldb, float beta, float *c,
                          int64_t ldc) noexcept nogil
+
+# B packed once and reused (an RNN's weights at every time step): the
+# packed size in floats for the kernel's panels, the packing (threaded), and
+# the product from it (f32 A; nthr threads split the columns, each with
+# gemm_packed_work_floats() floats of `work`, 64-byte aligned).
+cdef int64_t gemm_packed_b_floats(const gemm_kernel_t *uk, int64_t k, int64_t n) noexcept nogil
+cdef void gemm_pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t k, int64_t n,
+                      float *out) noexcept nogil
+cdef void gemm_packed_b(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
+                        const gemm_operand_t *a, const float *bp, float beta, float *c,
+                        int64_t ldc, int nthr, float *work) noexcept nogil
+cdef int64_t gemm_packed_work_floats() noexcept nogil
+# Columns [n0, n1) of the same product on the caller's thread (n0 a
+# multiple of uk.nr): for callers that split the columns themselves.
+cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1,
+                             int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
+                             const float *bp, float beta, float *c, int64_t ldc,
+                             float *work) noexcept nogil

@@ -580,3 +580,87 @@ cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int6
     cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, transa, lda)
     cdef gemm_operand_t ob = matrix_operand(b, dnnl_f32, transb, ldb)
     gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, c, ldc, True)
+
+# -- B packed once, for products that reuse it (an RNN's weights at every step)
+
+cdef inline int64_t packed_block_offset(int64_t k, int64_t jc, int64_t pc, int64_t ncr) noexcept nogil:
+    """Where the panels of B[pc:pc+kc, jc:jc+nc] start: column blocks of NC
+    one after the other (k x NC each), k blocks of KC inside."""
+    return (jc // NC) * k * NC + pc * ncr
+
+
+cdef int64_t gemm_packed_b_floats(const gemm_kernel_t *uk, int64_t k, int64_t n) noexcept nogil:
+    cdef int64_t full = n // NC, rest = n - full * NC
+    return full * k * NC + k * ((rest + uk.nr - 1) // uk.nr * uk.nr) + 16
+
+
+cdef void gemm_pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t k, int64_t n,
+                      float *out) noexcept nogil:
+    cdef int64_t nblk = (n + NC - 1) // NC, kblk = (k + KC - 1) // KC, t, jc, pc, nc, kc, ncr
+    for t in prange(nblk * kblk, schedule='static'):
+        jc = (t // kblk) * NC
+        pc = (t % kblk) * KC
+        nc = n - jc if n - jc < NC else NC
+        kc = k - pc if k - pc < KC else KC
+        ncr = (nc + uk.nr - 1) // uk.nr * uk.nr
+        pack_b(b, pc, kc, jc, nc, out + packed_block_offset(k, jc, pc, ncr), uk.nr)
+
+
+cdef int64_t gemm_packed_work_floats() noexcept nogil:
+    return MC * KC + MAX_MR * MAX_NR + 32
+
+
+cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1,
+                             int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
+                             const float *bp, float beta, float *c, int64_t ldc,
+                             float *work) noexcept nogil:
+    packed_block(uk, m, n0, n1, n, k, alpha, a, bp, beta, c, ldc, work)
+
+
+cdef void packed_block(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1, int64_t n,
+                       int64_t k, float alpha, const gemm_operand_t *a, const float *bp,
+                       float beta, float *c, int64_t ldc, float *work) noexcept nogil:
+    """Columns [n0, n1) of C (n0 a multiple of NR) from packed B."""
+    cdef float *ap = work
+    cdef float *edge = work + MC * KC
+    cdef int64_t jc, j0, j1, pc, kc, ic, mc, nc, ncr, i, j
+    jc = n0 // NC * NC
+    while jc < n1:
+        nc = n - jc if n - jc < NC else NC
+        ncr = (nc + uk.nr - 1) // uk.nr * uk.nr
+        j0 = n0 if n0 > jc else jc
+        j1 = n1 if n1 < jc + nc else jc + nc
+        if k == 0:
+            for i in range(m):
+                for j in range(j0, j1):
+                    c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
+        for pc in range(0, k, KC):
+            kc = k - pc if k - pc < KC else KC
+            for ic in range(0, m, MC):
+                mc = m - ic if m - ic < MC else MC
+                pack_a(a, ic, mc, pc, kc, ap, uk.mr)
+                macro_kernel(uk, mc, j1 - j0, kc, alpha, ap,
+                             bp + packed_block_offset(k, jc, pc, ncr) + (j0 - jc) * kc,
+                             beta if pc == 0 else 1.0, c + ic * ldc + j0, ldc, edge, False)
+        jc += NC
+
+
+cdef void gemm_packed_b(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
+                        const gemm_operand_t *a, const float *bp, float beta, float *c,
+                        int64_t ldc, int nthr, float *work) noexcept nogil:
+    cdef int64_t chunk, t, lo, hi, nchunks
+    if m <= 0 or n <= 0:
+        return
+    if nthr < 1:
+        nthr = 1
+    chunk = (n + nthr - 1) // nthr
+    chunk = (chunk + uk.nr - 1) // uk.nr * uk.nr
+    nchunks = (n + chunk - 1) // chunk
+    if nchunks <= 1:
+        packed_block(uk, m, 0, n, n, k, alpha, a, bp, beta, c, ldc, work)
+        return
+    for t in prange(nchunks, schedule='static', num_threads=nthr):
+        lo = t * chunk
+        hi = lo + chunk if lo + chunk < n else n
+        packed_block(uk, m, lo, hi, n, k, alpha, a, bp, beta, c, ldc,
+                     work + t * gemm_packed_work_floats())
