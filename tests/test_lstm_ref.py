@@ -188,3 +188,42 @@ def test_bf16_against_rnn_ref_on_rounded_inputs(eng, strm, dname, L):
                 where = "%s %s states=%s N=%d T=%d" % (impl, variant, states, N, T)
                 compare(got, a, dd, prior, dname, TOL_BF16, where, bad)
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("dname", list(DIRECTION))
+def test_object_layer_against_rnn_ref(dname):
+    """dnnl.lstm_forward / lstm_backward (the overloads with peephole and
+    projection, `any` layouts) on a two-layer problem, default impl."""
+    from dnnl import lstm_backward, lstm_forward, memory, prop_kind, rnn_direction
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    strm = dnnl.stream(eng)
+    rng = np.random.default_rng(200 + list(DIRECTION).index(dname))
+    a, dd, shapes = problem(rng, dname, 2, 3, 3, True, True, True, True)
+    prior = priors(rng, shapes)
+    md = {k: memory.desc(list(v), memory.data_type.f32, memory.format_tag.any)
+          for k, v in shapes.items()}
+    direction = getattr(rnn_direction, dname)
+    fpd = lstm_forward.primitive_desc(eng, prop_kind.forward_training, direction,
+                                      *[md[k] for k in FWD_NAMES])
+    bpd = lstm_backward.primitive_desc(eng, prop_kind.backward, direction,
+                                       *[md[k] for k in FWD_NAMES],
+                                       *[md[k] for k in FWD_NAMES], fpd)
+    mems, args = {}, {}
+    for k in FWD_NAMES:
+        mems[k] = memory(getattr(fpd, k + "_desc")(), eng)
+        if k in a:
+            mems[k].write(a[k])
+        mems["diff_" + k] = memory(getattr(bpd, "diff_" + k + "_desc")(), eng)
+        init = dd.get("diff_" + k, prior.get("diff_" + k))
+        mems["diff_" + k].write(init if init is not None else np.full(shapes[k], np.nan))
+    ws = memory(fpd.workspace_desc(), eng)
+    arg = {k: getattr(dnnl, "DNNL_ARG_" + k.upper()) for k in mems}
+    lstm_forward(fpd).execute(strm, {**{arg[k]: mems[k] for k in FWD_NAMES},
+                                     dnnl.DNNL_ARG_WORKSPACE: ws})
+    lstm_backward(bpd).execute(strm, {**{arg[k]: m for k, m in mems.items()},
+                                      dnnl.DNNL_ARG_WORKSPACE: ws})
+    strm.wait()
+    bad = []
+    compare({k: np.asarray(m, np.float64) for k, m in mems.items()}, a, dd, prior, dname,
+            TOL_F32, "dnnl", bad)
+    assert not bad, "\n".join(bad)
