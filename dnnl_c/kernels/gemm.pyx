@@ -180,6 +180,19 @@ cdef inline void next_taps(const conv_geom_t *g, int64_t n, int64_t *c, int64_t 
     c[0] += 1
 
 
+cdef inline void next_pixels(const conv_geom_t *g, int64_t n, int64_t *od, int64_t *oh,
+                             int64_t *ow) noexcept nogil:
+    """Moves output pixel (od, oh, ow) n on, n not past the end of its row."""
+    ow[0] += n
+    if ow[0] < g.ow:
+        return
+    ow[0] = 0
+    oh[0] += 1
+    if oh[0] == g.oh:
+        oh[0] = 0
+        od[0] += 1
+
+
 cdef void patch_row(const gemm_operand_t *o, int64_t pix, int64_t t0, int64_t count,
                     float *out, int64_t stride) noexcept nogil:
     """out[i * stride] = P[pix, t0 + i]: one output pixel along its taps."""
@@ -234,13 +247,7 @@ cdef void patch_col(const gemm_operand_t *o, int64_t t, int64_t pix0, int64_t co
         else:
             zeros(out + i * stride, stride, 0, run)
         i += run
-        ow += run
-        if ow == g.ow:
-            ow = 0
-            oh += 1
-            if oh == g.oh:
-                oh = 0
-                od += 1
+        next_pixels(g, run, &od, &oh, &ow)
 
 
 cdef inline float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexcept nogil:
@@ -347,13 +354,7 @@ cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, cons
                 for j in range(ntaps):
                     out[(p + q) * ld + j] = f[org + toff[j]]
         p += run
-        ow += run
-        if ow == g.ow:
-            ow = 0
-            oh += 1
-            if oh == g.oh:
-                oh = 0
-                od += 1
+        next_pixels(g, run, &od, &oh, &ow)
 
 
 cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,

@@ -7,7 +7,7 @@ from libc.stdint cimport int64_t
 from libc.string cimport memset
 
 from dnnl_c.core cimport *
-from dnnl_c.primitives.reorder.reorder cimport reorder_md
+from dnnl_c.primitives.reorder.reorder cimport stage_f32, unstage_f32
 from dnnl_c.primitives.convolution.desc cimport (convolution_desc_t, conv_desc,
                                                 conv_plain_conf_t)
 from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_ref,
@@ -292,43 +292,31 @@ cdef void *gemm_input(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int 
     """The argument in `tag`, f32 (or bf16 when bf16_ok; dt says which): its
     own buffer, or an f32 copy."""
     cdef const md_t *md = pd_md(pd, arg)
-    cdef md_t target
-    cdef float *out
     dt[0] = dnnl_f32
     if md.ndims == 0:
         return NULL
     if not staged(md, tag, bf16_ok):
         dt[0] = md.data_type
         return ctx_data(ctx, arg)
-    out = <float *>scratch[0]
-    scratch[0] += md_nelems(md, False) * sizeof(float) + 64
-    md_init_by_tag(&target, md.ndims, md.dims, dnnl_f32, tag)
-    if st[0] == dnnl_success:
-        st[0] = reorder_md(ctx_data(ctx, arg), md, <char *>out, &target)
-    return out
+    return stage_f32(ctx_data(ctx, arg), md, tag, scratch, True, st)
 
 
 cdef float *output_as(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
                       dnnl_format_tag_t tag, char **scratch) noexcept nogil:
     cdef const md_t *md = pd_md(pd, arg)
-    cdef float *out
     if md.ndims == 0:
         return NULL
     if not staged(md, tag, False):
         return <float *>ctx_data(ctx, arg)
-    out = <float *>scratch[0]
-    scratch[0] += md_nelems(md, False) * sizeof(float) + 64
-    return out
+    return stage_f32(NULL, md, tag, scratch, False, NULL)
 
 
 cdef dnnl_status_t store_output(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
                                 dnnl_format_tag_t tag, const float *data) noexcept nogil:
     cdef const md_t *md = pd_md(pd, arg)
-    cdef md_t source
     if not staged(md, tag, False):
         return dnnl_success
-    md_init_by_tag(&source, md.ndims, md.dims, dnnl_f32, tag)
-    return reorder_md(<const char *>data, &source, ctx_data(ctx, arg), md)
+    return unstage_f32(data, tag, ctx_data(ctx, arg), md)
 
 
 cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx,

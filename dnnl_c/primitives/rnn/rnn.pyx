@@ -8,7 +8,7 @@ from libc.stdint cimport int64_t
 from libc.string cimport memset
 
 from dnnl_c.core cimport *
-from dnnl_c.primitives.reorder.reorder cimport reorder_md
+from dnnl_c.primitives.reorder.reorder cimport stage_f32, unstage_f32
 from dnnl_c.primitives.rnn.desc cimport rnn_desc_t, rnn_desc, rnn_conf_t
 from dnnl_c.kernels.rnn cimport (rnn_shape_t, rnn_cell_t, rnn_fwd_args_t, rnn_bwd_args_t,
                                  lstm_cell_for, rnn_ws_floats, rnn_fwd_work_floats,
@@ -236,30 +236,22 @@ cdef dnnl_status_t gemm_init(dnnl_primitive_desc *pd) noexcept nogil:
 cdef float *stage_in(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
                      char **scratch, bint load, dnnl_status_t *st) noexcept nogil:
     """The argument as dense f32: its own buffer, or a copy in the
-    scratchpad (loaded from the argument when `load`, else zeroed)."""
+    scratchpad (loaded from the argument when `load`, else left for the
+    kernels to write)."""
     cdef const md_t *md = pd_md(pd, arg)
-    cdef md_t target
-    cdef float *out
     if md.ndims == 0:
         return NULL
     if not staged(md):
         return <float *>ctx_data(ctx, arg)
-    out = <float *>scratch[0]
-    scratch[0] += md_nelems(md, False) * sizeof(float) + 64
-    if load and st[0] == dnnl_success:
-        md_init_by_tag(&target, md.ndims, md.dims, dnnl_f32, plain_tag(md.ndims))
-        st[0] = reorder_md(ctx_data(ctx, arg), md, <char *>out, &target)
-    return out
+    return stage_f32(ctx_data(ctx, arg), md, plain_tag(md.ndims), scratch, load, st)
 
 
 cdef dnnl_status_t stage_out(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
                              const float *data) noexcept nogil:
     cdef const md_t *md = pd_md(pd, arg)
-    cdef md_t source
     if not staged(md):
         return dnnl_success
-    md_init_by_tag(&source, md.ndims, md.dims, dnnl_f32, plain_tag(md.ndims))
-    return reorder_md(<const char *>data, &source, ctx_data(ctx, arg), md)
+    return unstage_f32(data, plain_tag(md.ndims), ctx_data(ctx, arg), md)
 
 
 cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
