@@ -7,3 +7,5 @@ cdef extern from "kernels/include/cydnnl_alloc.h" nogil:
     void *cydnnl_calloc(size_t size, size_t align) noexcept
     void cydnnl_free(void *p) noexcept
     bint cydnnl_guard_pages() noexcept
+    void *cydnnl_thread_scratch(size_t size) noexcept
+    void cydnnl_thread_scratch_done(void *p) noexcept

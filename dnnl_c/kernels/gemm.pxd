@@ -34,13 +34,20 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
     ctypedef struct gemm_kernel_t "cydnnl_gemm_kernel_t":
         int mr
         int nr
+        # the first `rows` (1..mr) rows of a tile of C
         void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
-                        float alpha, float beta) noexcept nogil
+                        float alpha, float beta, int64_t rows) noexcept nogil
         # bf16 dot products (avx512_core_bf16; NULL below)
         void (*pack_pairs)(const float *src, int64_t kc, int64_t w,
                            uint32_t *dst) noexcept nogil
         void (*ukernel_bf16)(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
-                             int64_t ldc, float alpha, float beta) noexcept nogil
+                             int64_t ldc, float alpha, float beta, int64_t rows) noexcept nogil
+        # f32 rows (contiguous in k) into a w-lane panel, transposed
+        void (*pack_rows)(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
+                          int64_t w) noexcept nogil
+        # f32 columns (rows ld apart) into w-column panels
+        void (*pack_cols)(const float *src, int64_t ld, int64_t kc, int64_t n, float *dst,
+                          int64_t w) noexcept nogil
 
 # The micro-kernel compiled for a dnnl_cpu_isa_t level (sse41, avx2,
 # avx512_core, avx512_core_bf16); NULL for a level this build lacks. The

@@ -7,7 +7,7 @@
 
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint16_t, uint32_t
-from dnnl_c.kernels.alloc cimport cydnnl_malloc, cydnnl_free
+from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_done
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
@@ -19,9 +19,14 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
     int MAX_NR "CYDNNL_GEMM_MAX_NR"
     const gemm_kernel_t *kernel_for "cydnnl_gemm_kernel_for"(int level)
 
+# The largest blocks; a product takes equal blocks up to these (even_split).
 DEF KC = 256
 DEF MC = 96          # a multiple of every level's MR (6 and 12)
-DEF NC = 1536        # a multiple of every level's NR (8, 16, 32)
+DEF NC = 4096        # a multiple of every level's NR (8, 16, 32)
+# B packed once (gemm_pack_b) is used by few rows of A (an RNN's batch): long
+# k blocks, so that each tile of C is loaded and stored fewer times.
+DEF PKC = 1024
+DEF KMAX = 1024      # the largest k block of either
 
 
 cdef const gemm_kernel_t *gemm_kernel_for(int isa) noexcept nogil:
@@ -357,11 +362,14 @@ cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, cons
         next_pixels(g, run, &od, &oh, &ow)
 
 
-cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
-                 float *ap, int64_t MR) noexcept nogil:
+cdef void pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a, int64_t i0, int64_t mc,
+                 int64_t p0, int64_t kc, float *ap) noexcept nogil:
     """op(A)[i0:i0+mc, p0:p0+kc] into MR-row panels, zero rows past mc."""
-    cdef int64_t t, r0, i, p, rows
-    cdef int64_t toff[KC]
+    cdef int64_t t, r0, i, p, rows, MR = uk.mr
+    cdef int64_t toff[KMAX]
+    if a.kind == OPND_F32 and a.trans == b'T':     # op(A)'s columns are contiguous
+        uk.pack_cols(<const float *>a.ptr + p0 * a.ld + i0, a.ld, kc, mc, ap, MR)
+        return
     if a.kind == OPND_PATCHES and a.trans == b'N':
         tap_offsets(a.geom, p0, kc, toff)
     for t in range((mc + MR - 1) // MR):
@@ -373,7 +381,11 @@ cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, in
             else:       # rows are taps r0 ..., k runs over pixels p0 ...
                 tap_offsets(a.geom, r0, rows, toff)
                 pixels_by_taps(a, p0, r0, toff, rows, kc, ap, MR)
-        elif a.trans == b'N':   # rows of A are contiguous
+        elif a.trans == b'N' and a.kind == OPND_F32:   # rows of A are contiguous
+            uk.pack_rows(<const float *>a.ptr + r0 * a.ld + p0, a.ld, rows, kc, ap, MR)
+            ap += kc * MR
+            continue
+        elif a.trans == b'N':
             copy_mat(a, r0 * a.ld + p0, a.ld, ap, 1, MR, rows, kc)
         else:
             copy_mat(a, p0 * a.ld + r0, a.ld, ap, MR, 1, kc, rows)
@@ -384,11 +396,14 @@ cdef void pack_a(const gemm_operand_t *a, int64_t i0, int64_t mc, int64_t p0, in
         ap += kc * MR
 
 
-cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
-                 float *bp, int64_t NR) noexcept nogil:
+cdef void pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0, int64_t kc,
+                 int64_t j0, int64_t nc, float *bp) noexcept nogil:
     """op(B)[p0:p0+kc, j0:j0+nc] into NR-column panels, zero columns past nc."""
-    cdef int64_t t, c0, j, p, cols
-    cdef int64_t toff[KC]
+    cdef int64_t t, c0, j, p, cols, NR = uk.nr
+    cdef int64_t toff[KMAX]
+    if b.kind == OPND_F32 and b.trans == b'N':
+        uk.pack_cols(<const float *>b.ptr + p0 * b.ld + j0, b.ld, kc, nc, bp, NR)
+        return
     if b.kind == OPND_PATCHES and b.trans == b'T':
         tap_offsets(b.geom, p0, kc, toff)
     for t in range((nc + NR - 1) // NR):
@@ -402,6 +417,10 @@ cdef void pack_b(const gemm_operand_t *b, int64_t p0, int64_t kc, int64_t j0, in
                 pixel_runs(b, c0, cols, p0, kc, toff, bp, NR)
         elif b.trans == b'N':
             copy_mat(b, p0 * b.ld + c0, b.ld, bp, NR, 1, kc, cols)
+        elif b.kind == OPND_F32:    # columns of op(B) are contiguous rows
+            uk.pack_rows(<const float *>b.ptr + c0 * b.ld + p0, b.ld, cols, kc, bp, NR)
+            bp += kc * NR
+            continue
         else:
             copy_mat(b, c0 * b.ld + p0, b.ld, bp, 1, NR, cols, kc)
         if cols < NR:
@@ -428,18 +447,19 @@ cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t 
         for ti in range((mc + MR - 1) // MR):
             ir = ti * MR
             rows = mc - ir if mc - ir < MR else MR
-            # a partial tile goes through a scratch tile
-            if rows == MR and cols == NR:
+            # the kernel writes the first `rows` rows; a tile short of columns
+            # goes through a scratch tile
+            if cols == NR:
                 dst, ld = c + ir * ldc + jr, ldc
             else:
                 dst, ld = edge, NR
             if pairs:
                 uk.ukernel_bf16(kp, <const uint32_t *>ap + ir * kp,
                                 <const uint32_t *>bp + jr * kp, dst, ld, alpha,
-                                beta if dst != edge else 0.0)
+                                beta if dst != edge else 0.0, rows)
             else:
                 uk.ukernel(kc, ap + ir * kc, bp + jr * kc, dst, ld, alpha,
-                           beta if dst != edge else 0.0)
+                           beta if dst != edge else 0.0, rows)
             if dst == edge:
                 for i in range(rows):
                     for j in range(cols):
@@ -463,35 +483,54 @@ cdef inline bint bf16_valued(const gemm_operand_t *o) noexcept nogil:
     return o.kind == OPND_BF16 or (o.kind == OPND_PATCHES and o.src_dt == dnnl_bf16)
 
 
+cdef inline int64_t even_split(int64_t total, int64_t most, int64_t unit) noexcept nogil:
+    """A block size of at most `most` (a multiple of unit) that cuts total into
+    equal blocks: no thin last block (k = 297 runs as 152 + 145, not 256 + 41)."""
+    cdef int64_t nb = (total + most - 1) // most if total > 0 else 1
+    cdef int64_t size = (total + nb - 1) // nb
+    return (size + unit - 1) // unit * unit
+
+
+cdef inline size_t work_floats(int64_t kcb, int64_t ncb) noexcept nogil:
+    """gemm_block's work for blocks kcb x ncb: f32 panels, the edge tile, and
+    the pair panels (ceil(kcb / 2) rows)."""
+    cdef int64_t kp = (kcb + 1) // 2
+    return MC * kcb + kcb * ncb + MAX_MR * MAX_NR + kp * (MC + ncb) + 16
+
+
 cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
-                     int64_t k, float alpha, const gemm_operand_t *a, const gemm_operand_t *b,
-                     float beta, float *c, int64_t ldc, float *work) noexcept nogil:
-    """Rows [m0, m1) x columns [n0, n1) of C; work holds work_floats()."""
+                     int64_t k, int64_t kcb, int64_t ncb, float alpha, const gemm_operand_t *a,
+                     const gemm_operand_t *b, float beta, float *c, int64_t ldc,
+                     float *work) noexcept nogil:
+    """Rows [m0, m1) x columns [n0, n1) of C in blocks of kcb x ncb; work holds
+    work_floats(kcb, ncb)."""
     cdef float *ap = work
-    cdef float *bp = work + MC * KC
-    cdef float *edge = bp + KC * NC
+    cdef float *bp = work + MC * kcb
+    cdef float *edge = bp + kcb * ncb
     # bf16 dot products where the level has them and both operands are bf16
     # numbers: the f32 panels are repacked in pairs of k.
     cdef bint pairs = uk.ukernel_bf16 != NULL and bf16_valued(a) and bf16_valued(b)
     cdef float *ap2 = edge + MAX_MR * MAX_NR
-    cdef float *bp2 = ap2 + MC * KC // 2
+    cdef float *bp2 = ap2 + MC * ((kcb + 1) // 2)
     cdef int64_t jc, pc, ic, nc, kc, mc, i, j
     cdef float b_beta
-    for jc in range(n0, n1, NC):
-        nc = n1 - jc if n1 - jc < NC else NC
+    jc = n0
+    while jc < n1:
+        nc = n1 - jc if n1 - jc < ncb else ncb
         if k == 0:      # C = beta * C
             for i in range(m0, m1):
                 for j in range(jc, jc + nc):
                     c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
-        for pc in range(0, k, KC):
-            kc = k - pc if k - pc < KC else KC
-            pack_b(b, pc, kc, jc, nc, bp, uk.nr)
+        pc = 0
+        while pc < k:
+            kc = k - pc if k - pc < kcb else kcb
+            pack_b(uk, b, pc, kc, jc, nc, bp)
             if pairs:
                 to_pairs(uk, bp, nc, uk.nr, kc, bp2)
             b_beta = beta if pc == 0 else 1.0
             for ic in range(m0, m1, MC):
                 mc = m1 - ic if m1 - ic < MC else MC
-                pack_a(a, ic, mc, pc, kc, ap, uk.mr)
+                pack_a(uk, a, ic, mc, pc, kc, ap)
                 if pairs:
                     to_pairs(uk, ap, mc, uk.mr, kc, ap2)
                     macro_kernel(uk, mc, nc, kc, alpha, ap2, bp2, b_beta, c + ic * ldc + jc,
@@ -499,11 +538,8 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
                 else:
                     macro_kernel(uk, mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc,
                                  ldc, edge, False)
-
-
-cdef inline size_t work_floats() noexcept nogil:
-    # f32 panels, the edge tile, and the pair panels (half the f32 ones; KC even)
-    return MC * KC + KC * NC + MAX_MR * MAX_NR + (MC * KC + KC * NC) // 2 + 16
+            pc += kc
+        jc += nc
 
 
 cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
@@ -520,24 +556,13 @@ cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
             c[i * ldc + j] = alpha * acc + (0 if beta == 0 else beta * c[i * ldc + j])
 
 
-cdef void block_with_work(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0,
-                          int64_t n1, int64_t k, float alpha, const gemm_operand_t *a,
-                          const gemm_operand_t *b, float beta, float *c,
-                          int64_t ldc) noexcept nogil:
-    cdef float *work = <float *>cydnnl_malloc(work_floats() * sizeof(float), 64)
-    if work == NULL:
-        naive(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc)
-        return
-    gemm_block(uk, m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc, work)
-    cydnnl_free(work)
-
-
 cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                   const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
                   int64_t ldc, bint threaded) noexcept nogil:
-    cdef int64_t nthr = 1, chunk, t, lo, hi, nchunks
+    cdef int64_t nthr = 1, chunk, t, lo, hi, nchunks, kcb, ncb, stride
     cdef int64_t MR = uk.mr, NR = uk.nr
     cdef bint by_cols
+    cdef float *work
     if threaded:
         nthr = omp_get_max_threads()
     if m <= 0 or n <= 0:
@@ -553,17 +578,32 @@ cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, floa
         if chunk < 4 * MR or m <= chunk:
             nthr = 1
     if nthr == 1:
-        block_with_work(uk, 0, m, 0, n, k, alpha, a, b, beta, c, ldc)
-        return
+        by_cols, chunk = True, n
     nchunks = ((n if by_cols else m) + chunk - 1) // chunk
-    for t in prange(nchunks, schedule='static', num_threads=nthr):
-        lo = t * chunk
-        if by_cols:
-            hi = lo + chunk if lo + chunk < n else n
-            block_with_work(uk, 0, m, lo, hi, k, alpha, a, b, beta, c, ldc)
-        else:
-            hi = lo + chunk if lo + chunk < m else m
-            block_with_work(uk, lo, hi, 0, n, k, alpha, a, b, beta, c, ldc)
+    # every thread's panels in one block, the calling thread's kept scratch:
+    # a block per thread inside the parallel region, or a fresh one per
+    # call, cost 10-20% of a product (page faults, placement)
+    kcb = even_split(k, KC, 4)
+    ncb = even_split(chunk if by_cols else n, NC, NR)
+    stride = (work_floats(kcb, ncb) + 15) // 16 * 16
+    work = <float *>cydnnl_thread_scratch(nchunks * stride * sizeof(float))
+    if work == NULL:
+        naive(0, m, 0, n, k, alpha, a, b, beta, c, ldc)
+        return
+    if nchunks == 1:
+        gemm_block(uk, 0, m, 0, n, k, kcb, ncb, alpha, a, b, beta, c, ldc, work)
+    else:
+        for t in prange(nchunks, schedule='static', num_threads=nthr):
+            lo = t * chunk
+            if by_cols:
+                hi = lo + chunk if lo + chunk < n else n
+                gemm_block(uk, 0, m, lo, hi, k, kcb, ncb, alpha, a, b, beta, c, ldc,
+                           work + t * stride)
+            else:
+                hi = lo + chunk if lo + chunk < m else m
+                gemm_block(uk, lo, hi, 0, n, k, kcb, ncb, alpha, a, b, beta, c, ldc,
+                           work + t * stride)
+    cydnnl_thread_scratch_done(work)
 
 
 cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, int64_t n,
@@ -586,7 +626,7 @@ cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int6
 
 cdef inline int64_t packed_block_offset(int64_t k, int64_t jc, int64_t pc, int64_t ncr) noexcept nogil:
     """Where the panels of B[pc:pc+kc, jc:jc+nc] start: column blocks of NC
-    one after the other (k x NC each), k blocks of KC inside."""
+    one after the other (k x NC each), k blocks of PKC inside."""
     return (jc // NC) * k * NC + pc * ncr
 
 
@@ -597,18 +637,22 @@ cdef int64_t gemm_packed_b_floats(const gemm_kernel_t *uk, int64_t k, int64_t n)
 
 cdef void gemm_pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t k, int64_t n,
                       float *out) noexcept nogil:
-    cdef int64_t nblk = (n + NC - 1) // NC, kblk = (k + KC - 1) // KC, t, jc, pc, nc, kc, ncr
-    for t in prange(nblk * kblk, schedule='static'):
-        jc = (t // kblk) * NC
-        pc = (t % kblk) * KC
+    # one task per panel of NR columns and k block: enough for every thread
+    cdef int64_t npan = (n + uk.nr - 1) // uk.nr, kblk = (k + PKC - 1) // PKC
+    cdef int64_t t, j0, jc, pc, nc, kc, ncr
+    for t in prange(npan * kblk, schedule='static'):
+        j0 = (t // kblk) * uk.nr
+        pc = (t % kblk) * PKC
+        jc = j0 // NC * NC
         nc = n - jc if n - jc < NC else NC
-        kc = k - pc if k - pc < KC else KC
+        kc = k - pc if k - pc < PKC else PKC
         ncr = (nc + uk.nr - 1) // uk.nr * uk.nr
-        pack_b(b, pc, kc, jc, nc, out + packed_block_offset(k, jc, pc, ncr), uk.nr)
+        pack_b(uk, b, pc, kc, j0, n - j0 if n - j0 < uk.nr else uk.nr,
+               out + packed_block_offset(k, jc, pc, ncr) + (j0 - jc) * kc)
 
 
 cdef int64_t gemm_packed_work_floats() noexcept nogil:
-    return MC * KC + MAX_MR * MAX_NR + 32
+    return MC * PKC + MAX_MR * MAX_NR + 32
 
 
 cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1,
@@ -623,7 +667,7 @@ cdef void packed_block(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n
                        float beta, float *c, int64_t ldc, float *work) noexcept nogil:
     """Columns [n0, n1) of C (n0 a multiple of NR) from packed B."""
     cdef float *ap = work
-    cdef float *edge = work + MC * KC
+    cdef float *edge = work + MC * PKC
     cdef int64_t jc, j0, j1, pc, kc, ic, mc, nc, ncr, i, j
     jc = n0 // NC * NC
     while jc < n1:
@@ -635,11 +679,11 @@ cdef void packed_block(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n
             for i in range(m):
                 for j in range(j0, j1):
                     c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
-        for pc in range(0, k, KC):
-            kc = k - pc if k - pc < KC else KC
+        for pc in range(0, k, PKC):
+            kc = k - pc if k - pc < PKC else PKC
             for ic in range(0, m, MC):
                 mc = m - ic if m - ic < MC else MC
-                pack_a(a, ic, mc, pc, kc, ap, uk.mr)
+                pack_a(uk, a, ic, mc, pc, kc, ap)
                 macro_kernel(uk, mc, j1 - j0, kc, alpha, ap,
                              bp + packed_block_offset(k, jc, pc, ncr) + (j0 - jc) * kc,
                              beta if pc == 0 else 1.0, c + ic * ldc + j0, ldc, edge, False)

@@ -61,3 +61,36 @@ def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, lo
             gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded)
         else:
             gemm_ex(uk, m, n, k, 1.0, &x, &p, 0.0, pc, ldc, threaded)
+
+
+import numpy as np
+from dnnl_c.kernels.gemm cimport (gemm_packed_b_floats, gemm_pack_b, gemm_packed_b,
+                                  gemm_packed_work_floats, gemm_packed_b_cols)
+from dnnl_c.kernels.openmp cimport omp_get_max_threads
+
+
+def sgemm_packed(str transb, long m, long n, long k, float alpha, float[::1] a, long lda,
+                 float[::1] b, long ldb, float beta, float[::1] c, long ldc, long split,
+                 int isa):
+    """C = alpha A op(B) + beta C with B packed once (gemm_pack_b): by
+    gemm_packed_b on all threads, or (split > 0) column ranges of `split`
+    panels each through gemm_packed_b_cols, as the RNN's steps call it."""
+    cdef const gemm_kernel_t *uk = kernel(isa)
+    cdef int nthr = omp_get_max_threads()
+    bp = np.full(gemm_packed_b_floats(uk, k, n), np.nan, np.float32)
+    work = np.full(nthr * gemm_packed_work_floats(), np.nan, np.float32)
+    cdef float[::1] bpv = bp, wv = work
+    cdef gemm_operand_t ob = matrix_operand(&b[0], dnnl_f32, ord(transb), ldb)
+    cdef gemm_operand_t oa = matrix_operand(&a[0], dnnl_f32, b'N', lda)
+    cdef long n0, n1, step = split * uk.nr
+    with nogil:
+        gemm_pack_b(uk, &ob, k, n, &bpv[0])
+        if split <= 0:
+            gemm_packed_b(uk, m, n, k, alpha, &oa, &bpv[0], beta, &c[0], ldc, nthr, &wv[0])
+        else:
+            n0 = 0
+            while n0 < n:
+                n1 = n0 + step if n0 + step < n else n
+                gemm_packed_b_cols(uk, m, n0, n1, n, k, alpha, &oa, &bpv[0], beta, &c[0], ldc,
+                                   &wv[0])
+                n0 = n1

@@ -7,14 +7,21 @@
 
 typedef struct {
     int mr, nr;     /* the register tile: rows of A, columns of B */
+    /* the first `rows` (1..mr) rows of a tile of C */
     void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
-                    float alpha, float beta);
+                    float alpha, float beta, int64_t rows);
     /* bf16 dot products (gemm_kernels.h), NULL below avx512_core_bf16: the
        pair packing of an f32 panel of bf16 values, and the micro-kernel on
        pair panels (kp pairs of k). */
     void (*pack_pairs)(const float *src, int64_t kc, int64_t w, uint32_t *dst);
     void (*ukernel_bf16)(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
-                         int64_t ldc, float alpha, float beta);
+                         int64_t ldc, float alpha, float beta, int64_t rows);
+    /* the transposing pack of f32 rows into a w-lane panel (gemm_kernels.h) */
+    void (*pack_rows)(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
+                      int64_t w);
+    /* the straight pack of n f32 columns into w-column panels */
+    void (*pack_cols)(const float *src, int64_t ld, int64_t kc, int64_t n, float *dst,
+                      int64_t w);
 } cydnnl_gemm_kernel_t;
 
 /* The largest tile of any level, for scratch sizes. */

@@ -36,17 +36,27 @@ CYDNNL_INLINE cydnnl_vf cydnnl_ld(const float *p) {
 }
 CYDNNL_INLINE void cydnnl_st(float *p, cydnnl_vf v) { memcpy(p, &v, sizeof v); }
 
-/* c[MR x NR] = alpha * a_panel . b_panel + beta * c (beta == 0: c is not read).
-   a: kc x MR (packed), b: kc x NR (packed). The fixed-size loops unroll, so
-   the accumulators live in registers. */
-CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
-                                  int64_t ldc, float alpha, float beta) {
+#define CYDNNL_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* c[rows x NR] = alpha * a_panel . b_panel + beta * c (beta == 0: c is not
+   read), rows <= mr <= MR. a: kc x MR (packed; rows past `rows` unused),
+   b: kc x NR (packed). mr is a constant at each call, so the fixed-size
+   loops unroll and the accumulators live in registers. */
+CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const float *a,
+                                            const float *b, float *c, int64_t ldc, float alpha,
+                                            float beta, int64_t rows) {
     cydnnl_vf acc[CYDNNL_MR][2];
-    for (int i = 0; i < CYDNNL_MR; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
+    /* C's tile is read or written after the loop; its rows lie ldc apart,
+       which no hardware prefetcher follows: ask for them now. */
+    for (int i = 0; i < rows; ++i) {
+        __builtin_prefetch(c + i * ldc, 1, 3);
+        __builtin_prefetch(c + i * ldc + CYDNNL_NR - 1, 1, 3);
+    }
+    for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
     for (int64_t p = 0; p < kc; ++p) {
         cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
         #pragma GCC unroll 16
-        for (int i = 0; i < CYDNNL_MR; ++i) {
+        for (int i = 0; i < mr; ++i) {
             acc[i][0] += a[i] * b0;
             acc[i][1] += a[i] * b1;
         }
@@ -54,7 +64,9 @@ CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, fl
         b += CYDNNL_NR;
     }
     #pragma GCC unroll 16
-    for (int i = 0; i < CYDNNL_MR; ++i) {
+    for (int i = 0; i < mr; ++i) {
+        if (i >= rows)
+            break;
         float *r = c + i * ldc;
         if (beta == 0.f) {
             cydnnl_st(r, alpha * acc[i][0]);
@@ -65,26 +77,97 @@ CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, fl
         }
     }
 }
+
+/* The first `rows` rows of the tile: a tile at most half full runs the
+   half-height loop (an RNN's batch of 17 is 12 + 5 rows). */
+CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
+                                  int64_t ldc, float alpha, float beta, int64_t rows) {
+    if (rows > CYDNNL_MR / 2)
+        cydnnl_ukernel_mr(CYDNNL_MR, kc, a, b, c, ldc, alpha, beta, rows);
+    else
+        cydnnl_ukernel_mr(CYDNNL_MR / 2, kc, a, b, c, ldc, alpha, beta, rows);
+}
 #else
 CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
-                                  int64_t ldc, float alpha, float beta) {
+                                  int64_t ldc, float alpha, float beta, int64_t rows) {
     float acc[CYDNNL_MR][CYDNNL_NR] = {{0}};
     for (int64_t p = 0; p < kc; ++p)
-        for (int i = 0; i < CYDNNL_MR; ++i)
+        for (int i = 0; i < rows; ++i)
             for (int j = 0; j < CYDNNL_NR; ++j)
                 acc[i][j] += a[p * CYDNNL_MR + i] * b[p * CYDNNL_NR + j];
-    for (int i = 0; i < CYDNNL_MR; ++i)
+    for (int i = 0; i < rows; ++i)
         for (int j = 0; j < CYDNNL_NR; ++j)
             c[i * ldc + j] = alpha * acc[i][j] + (beta == 0.f ? 0.f : beta * c[i * ldc + j]);
 }
 #endif
+
+/* The transposing pack: a panel of w lanes whose lane i is row i of src
+   (contiguous in k): dst[p * w + i] = src[i * ld + p] for p < kc, i < rows,
+   lanes past rows zero. Rows of A into an A panel, rows of a transposed B
+   into a B panel: 4 x 4 blocks through SSE registers rather than one
+   strided store per element. */
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+CYDNNL_INLINE void cydnnl_pack_rows(const float *CYDNNL_RESTRICT src, int64_t ld, int64_t rows,
+                                    int64_t kc, float *CYDNNL_RESTRICT dst, int64_t w) {
+    int64_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= rows; i += 4) {
+        const float *s0 = src + i * ld, *s1 = s0 + ld, *s2 = s1 + ld, *s3 = s2 + ld;
+        float *d = dst + i;
+        int64_t p = 0;
+        for (; p + 4 <= kc; p += 4, d += 4 * w) {
+            __m128 r0 = _mm_loadu_ps(s0 + p), r1 = _mm_loadu_ps(s1 + p);
+            __m128 r2 = _mm_loadu_ps(s2 + p), r3 = _mm_loadu_ps(s3 + p);
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            _mm_storeu_ps(d, r0);
+            _mm_storeu_ps(d + w, r1);
+            _mm_storeu_ps(d + 2 * w, r2);
+            _mm_storeu_ps(d + 3 * w, r3);
+        }
+        for (; p < kc; ++p, d += w) {
+            d[0] = s0[p]; d[1] = s1[p]; d[2] = s2[p]; d[3] = s3[p];
+        }
+    }
+#endif
+    for (; i < rows; ++i)
+        for (int64_t p = 0; p < kc; ++p) dst[p * w + i] = src[i * ld + p];
+    if (rows < w)
+        for (int64_t p = 0; p < kc; ++p)
+            for (int64_t j = rows; j < w; ++j) dst[p * w + j] = 0.f;
+}
+
+/* The straight pack: n columns of src (rows ld apart, k rows) into panels of
+   w columns, panel t at dst + t * kc * w, columns past n zero. Eight panels
+   at a time, row by row: the source is read in runs of 8 w floats, which
+   the prefetchers follow, rather than one w-float run per page. */
+CYDNNL_INLINE void cydnnl_pack_cols(const float *CYDNNL_RESTRICT src, int64_t ld, int64_t kc,
+                                    int64_t n, float *CYDNNL_RESTRICT dst, int64_t w) {
+    int64_t npan = (n + w - 1) / w;
+    for (int64_t t0 = 0; t0 < npan; t0 += 8) {
+        int64_t t1 = t0 + 8 < npan ? t0 + 8 : npan;
+        for (int64_t p = 0; p < kc; ++p) {
+            const float *s = src + p * ld;
+            for (int64_t t = t0; t < t1; ++t) {
+                float *d = dst + t * kc * w + p * w;
+                int64_t j0 = t * w, cols = n - j0 < w ? n - j0 : w;
+                if (cols == w) {
+                    memcpy(d, s + j0, (size_t)w * sizeof(float));
+                } else {
+                    memcpy(d, s + j0, (size_t)cols * sizeof(float));
+                    memset(d + cols, 0, (size_t)(w - cols) * sizeof(float));
+                }
+            }
+        }
+    }
+}
 
 /* ---- bf16 operands with AVX512_BF16's vdpbf16ps: twice the multiply-adds
    of an f32 FMA per instruction. Panels hold k in pairs: element (p, j) of a
    kp x w pair panel is bf16(X[2p][j]) | bf16(X[2p+1][j]) << 16, the odd last
    row paired with zero. ---- */
 #if defined(__AVX512BF16__) && CYDNNL_VEC == 16
-#include <immintrin.h>
 #define CYDNNL_GEMM_BF16_DOT 1
 /* An f32 panel (kc x w, rows of w) whose values are bf16 numbers (the
    packing widened them) into its pair panel: the low halves are zero, so
@@ -100,11 +183,16 @@ CYDNNL_INLINE void cydnnl_pack_pairs(const float *CYDNNL_RESTRICT src, int64_t k
         for (int64_t j = 0; j < w; ++j) dst[j] = u[j] >> 16;
 }
 
-/* c[MR x NR] = alpha * a . b + beta * c over kp pairs of k. */
-CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b,
-                                       float *c, int64_t ldc, float alpha, float beta) {
+/* c[rows x NR] = alpha * a . b + beta * c over kp pairs of k, rows <= mr. */
+CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const uint32_t *a,
+                                                 const uint32_t *b, float *c, int64_t ldc,
+                                                 float alpha, float beta, int64_t rows) {
     __m512 acc[CYDNNL_MR][2];
-    for (int i = 0; i < CYDNNL_MR; ++i) {
+    for (int i = 0; i < rows; ++i) {
+        __builtin_prefetch(c + i * ldc, 1, 3);
+        __builtin_prefetch(c + i * ldc + CYDNNL_NR - 1, 1, 3);
+    }
+    for (int i = 0; i < mr; ++i) {
         acc[i][0] = _mm512_setzero_ps();
         acc[i][1] = _mm512_setzero_ps();
     }
@@ -112,7 +200,7 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint
         __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
         __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
         #pragma GCC unroll 16
-        for (int i = 0; i < CYDNNL_MR; ++i) {
+        for (int i = 0; i < mr; ++i) {
             __m512bh av = (__m512bh)_mm512_set1_epi32((int)a[i]);
             acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
             acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
@@ -121,7 +209,9 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint
         b += CYDNNL_NR;
     }
     #pragma GCC unroll 16
-    for (int i = 0; i < CYDNNL_MR; ++i) {
+    for (int i = 0; i < mr; ++i) {
+        if (i >= rows)
+            break;
         float *r = c + i * ldc;
         cydnnl_vf v0 = alpha * (cydnnl_vf)acc[i][0], v1 = alpha * (cydnnl_vf)acc[i][1];
         if (beta != 0.f) {
@@ -131,6 +221,15 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint
         cydnnl_st(r, v0);
         cydnnl_st(r + CYDNNL_VEC, v1);
     }
+}
+
+CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b,
+                                       float *c, int64_t ldc, float alpha, float beta,
+                                       int64_t rows) {
+    if (rows > CYDNNL_MR / 2)
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR, kp, a, b, c, ldc, alpha, beta, rows);
+    else
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR / 2, kp, a, b, c, ldc, alpha, beta, rows);
 }
 #endif
 

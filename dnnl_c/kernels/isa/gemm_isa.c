@@ -7,8 +7,8 @@ _Static_assert(CYDNNL_MR <= CYDNNL_GEMM_MAX_MR && CYDNNL_NR <= CYDNNL_GEMM_MAX_N
                "the scratch tile must hold this level's tile");
 
 static void ukernel(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
-                    float alpha, float beta) {
-    cydnnl_ukernel(kc, a, b, c, ldc, alpha, beta);
+                    float alpha, float beta, int64_t rows) {
+    cydnnl_ukernel(kc, a, b, c, ldc, alpha, beta, rows);
 }
 
 #ifdef CYDNNL_GEMM_BF16_DOT
@@ -17,13 +17,24 @@ static void pack_pairs(const float *src, int64_t kc, int64_t w, uint32_t *dst) {
 }
 
 static void ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
-                         int64_t ldc, float alpha, float beta) {
-    cydnnl_ukernel_bf16(kp, a, b, c, ldc, alpha, beta);
+                         int64_t ldc, float alpha, float beta, int64_t rows) {
+    cydnnl_ukernel_bf16(kp, a, b, c, ldc, alpha, beta, rows);
 }
 #define CYDNNL_PAIRS pack_pairs, ukernel_bf16
 #else
 #define CYDNNL_PAIRS NULL, NULL
 #endif
 
+static void pack_rows(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
+                      int64_t w) {
+    cydnnl_pack_rows(src, ld, rows, kc, dst, w);
+}
+
+static void pack_cols(const float *src, int64_t ld, int64_t kc, int64_t n, float *dst,
+                      int64_t w) {
+    cydnnl_pack_cols(src, ld, kc, n, dst, w);
+}
+
 const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {CYDNNL_MR, CYDNNL_NR, ukernel,
-                                                                CYDNNL_PAIRS};
+                                                                CYDNNL_PAIRS, pack_rows,
+                                                                pack_cols};
