@@ -637,17 +637,19 @@ cdef int64_t gemm_packed_b_floats(const gemm_kernel_t *uk, int64_t k, int64_t n)
 
 cdef void gemm_pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t k, int64_t n,
                       float *out) noexcept nogil:
-    # one task per panel of NR columns and k block: enough for every thread
-    cdef int64_t npan = (n + uk.nr - 1) // uk.nr, kblk = (k + PKC - 1) // PKC
+    # one task per 8 panels of NR columns and k block: enough tasks for every
+    # thread, and rows read in runs of 8 NR floats
+    cdef int64_t w = 8 * uk.nr
+    cdef int64_t ngrp = (n + w - 1) // w, kblk = (k + PKC - 1) // PKC
     cdef int64_t t, j0, jc, pc, nc, kc, ncr
-    for t in prange(npan * kblk, schedule='static'):
-        j0 = (t // kblk) * uk.nr
+    for t in prange(ngrp * kblk, schedule='static'):
+        j0 = (t // kblk) * w
         pc = (t % kblk) * PKC
-        jc = j0 // NC * NC
+        jc = j0 // NC * NC      # NC is a multiple of w: a group is in one block
         nc = n - jc if n - jc < NC else NC
         kc = k - pc if k - pc < PKC else PKC
         ncr = (nc + uk.nr - 1) // uk.nr * uk.nr
-        pack_b(uk, b, pc, kc, j0, n - j0 if n - j0 < uk.nr else uk.nr,
+        pack_b(uk, b, pc, kc, j0, n - j0 if n - j0 < w else w,
                out + packed_block_offset(k, jc, pc, ncr) + (j0 - jc) * kc)
 
 

@@ -133,14 +133,14 @@ cdef int64_t rnn_fwd_work_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
 cdef int64_t rnn_bwd_work_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
                                  int nthr) noexcept nogil:
     """dG of all steps, the per-direction gradients between layers (twice),
-    per-step rows, the packed weights."""
+    per-step rows, h_{t-1} of all steps, the packed weights."""
     cdef int64_t tn = s.T * s.N
     cdef int64_t wide = s.SIC if s.SIC > s.DIC else s.DIC
     cdef int64_t total
     if s.T > 0 and tn // s.T != s.N:
         return -1
     total = up16(tn * s.G * s.DHC) + up16(2 * s.D * tn * s.SLC if s.L > 1 else 0) \
-        + up16(s.N * wide) + up16(s.N * s.DIC) + 2 * up16(s.N * s.DHC) \
+        + up16(s.N * wide) + up16(s.N * s.DIC) + 2 * up16(s.N * s.DHC) + up16(tn * s.SIC) \
         + packing_floats(s, uk, nthr, True) + 64
     return total if total > 0 else -1
 
@@ -338,6 +338,7 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
     cdef float *dhpre
     cdef float *dc
     cdef float *dcell
+    cdef float *hcat           # h_{t-1} of every step t, with h0: (T, N, SIC)
     cdef const float *dy
     cdef float *dx
     cdef float dx_beta
@@ -356,8 +357,9 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
     dht = dh + up16((SIC if SIC > DIC else DIC) * N)
     dhpre = dht + up16(N * DIC)
     dc = dhpre + up16(N * DHC)
+    hcat = dc + up16(N * DHC)
     pk.uk, pk.nthr = uk, a.nthr
-    pk.b = dc + up16(N * DHC)
+    pk.b = hcat + up16(TN * SIC)
     pk.work = pk.b + (up16(gemm_packed_b_floats(uk, GD, SIC)) if uk != NULL else 0)
     l = s.L - 1
     while l >= 0:
@@ -425,20 +427,28 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                dx_beta, dx, ldx)
             mm(uk, b'T', b'N', SLC, GD, TN, x, SLC, dg_all, GD, 1.0,
                a.diff_weights_layer + ld * SLC * GD, GD)
+            # diff W_iter += sum over t of h_{t-1}^T dG_t. h_{t-1} of the steps
+            # after the first is h of the step before (rows of h); the first
+            # step's is h0. With h0 the rows are copied in step order beside
+            # it, for one product over all steps (a second product for h0
+            # alone would read and write all of diff W_iter again).
             h0 = a.src_iter + ld * N * SIC if a.src_iter != NULL else NULL
-            if left2right(s, d):
-                # h_{t-1} of t = 1..T-1 is h of 0..T-2; t = 0 sees h0
+            if h0 != NULL:
+                if left2right(s, d):
+                    memcpy(hcat, h0, N * SIC * sizeof(float))
+                    memcpy(hcat + N * SIC, h, (T - 1) * N * SIC * sizeof(float))
+                else:
+                    memcpy(hcat, h + N * DIC, (T - 1) * N * SIC * sizeof(float))
+                    memcpy(hcat + (T - 1) * N * SIC, h0, N * SIC * sizeof(float))
+                mm(uk, b'T', b'N', SIC, GD, TN, hcat, SIC, dg_all, GD, 1.0,
+                   a.diff_weights_iter + ld * SIC * GD, GD)
+            elif left2right(s, d):
+                # without h0 the first step adds nothing
                 mm(uk, b'T', b'N', SIC, GD, (T - 1) * N, h, DIC, dg_all + N * GD, GD, 1.0,
                    a.diff_weights_iter + ld * SIC * GD, GD)
-                if h0 != NULL:
-                    mm(uk, b'T', b'N', SIC, GD, N, h0, SIC, dg_all, GD, 1.0,
-                       a.diff_weights_iter + ld * SIC * GD, GD)
             else:
                 mm(uk, b'T', b'N', SIC, GD, (T - 1) * N, h + N * DIC, DIC, dg_all, GD, 1.0,
                    a.diff_weights_iter + ld * SIC * GD, GD)
-                if h0 != NULL:
-                    mm(uk, b'T', b'N', SIC, GD, N, h0, SIC, dg_all + (T - 1) * N * GD, GD, 1.0,
-                       a.diff_weights_iter + ld * SIC * GD, GD)
             if a.diff_bias != NULL:
                 column_sums(TN, GD, dg_all, a.diff_bias + ld * GD)
         l -= 1
