@@ -58,12 +58,18 @@ def test_forward_backward_overloads(eng, strm, peephole, projection):
                                        fpd)
     assert bpd.diff_weights_iter_desc() == memory.desc(list(s["weights_iter"]), dt.f32,
                                                        tag.ldigo)
+    # backward's `any` weights are ldgoi, as oneDNN's: reordered from forward's
+    bwd_mems = dict(mems)
+    for k in ("weights_layer", "weights_iter"):
+        assert getattr(bpd, k + "_desc")() == memory.desc(list(s[k]), dt.f32, tag.ldgoi)
+        bwd_mems[k] = memory(getattr(bpd, k + "_desc")(), eng)
+        dnnl.reorder(mems[k], bwd_mems[k]).execute(strm, mems[k], bwd_mems[k])
     dd = {k: rng.standard_normal(s[k]) for k in ("dst_layer", "dst_iter", "dst_iter_c")}
     dm = {}
     for k in names:
         dm[k] = memory(getattr(bpd, "diff_" + k + "_desc")(), eng)
         dm[k].write(dd.get(k, np.zeros(s[k])))     # diff weights accumulate into zeros
-    lstm_backward(bpd).execute(strm, {**{ARG[k]: m for k, m in mems.items()},
+    lstm_backward(bpd).execute(strm, {**{ARG[k]: m for k, m in bwd_mems.items()},
                                       **{ARG["diff_" + k]: m for k, m in dm.items()},
                                       dnnl.DNNL_ARG_WORKSPACE: ws})
     grads = np_grads(a, L2R, dd)

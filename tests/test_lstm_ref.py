@@ -220,7 +220,14 @@ def test_object_layer_against_rnn_ref(dname):
     arg = {k: getattr(dnnl, "DNNL_ARG_" + k.upper()) for k in mems}
     lstm_forward(fpd).execute(strm, {**{arg[k]: mems[k] for k in FWD_NAMES},
                                      dnnl.DNNL_ARG_WORKSPACE: ws})
-    lstm_backward(bpd).execute(strm, {**{arg[k]: m for k, m in mems.items()},
+    # backward may want the weights in another layout (ldgoi, as oneDNN's):
+    # reordered as a oneDNN user does
+    bwd_mems = dict(mems)
+    for k in FWD_NAMES:
+        if k in a and getattr(bpd, k + "_desc")() != mems[k].get_desc():
+            bwd_mems[k] = memory(getattr(bpd, k + "_desc")(), eng)
+            dnnl.reorder(mems[k], bwd_mems[k]).execute(strm, mems[k], bwd_mems[k])
+    lstm_backward(bpd).execute(strm, {**{arg[k]: m for k, m in bwd_mems.items()},
                                       dnnl.DNNL_ARG_WORKSPACE: ws})
     strm.wait()
     bad = []

@@ -3,7 +3,7 @@
 # it, then runs the implementation without the GIL.
 
 from libc.stdlib cimport malloc, calloc, free
-from dnnl_c.kernels.alloc cimport cydnnl_malloc, cydnnl_free
+from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_done
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
@@ -17,7 +17,6 @@ from dnnl_c.core.primitive_desc cimport (pd_is_alive, pd_clone_raw, pd_dispose, 
                                          pd_verbose_line)
 from dnnl_c.core.util cimport cydnnl_now_ms
 
-DEF ALIGN = 64
 DEF STACK_ARGS = 32
 
 
@@ -167,7 +166,10 @@ cdef dnnl_status_t dnnl_primitive_execute(
         return fail(dnnl_out_of_memory, "execute: out of memory")
     st = bind_args(pd, nargs, args, &ctx)
     if st == dnnl_success and pd.scratchpad_size > 0 and ctx.scratchpad == NULL:
-        own_scratchpad = <char *>cydnnl_malloc(pd.scratchpad_size, ALIGN)
+        # the thread's kept block, as oneDNN's default global scratchpad: a
+        # fresh one per execute cost the page faults and zeroing of its
+        # megabytes at every call (a tenth of an LSTM step)
+        own_scratchpad = <char *>cydnnl_thread_scratch(pd.scratchpad_size)
         if own_scratchpad == NULL:
             st = fail(dnnl_out_of_memory, "execute: cannot allocate the scratchpad")
         ctx.scratchpad = own_scratchpad
@@ -176,7 +178,8 @@ cdef dnnl_status_t dnnl_primitive_execute(
         st = pd.kind.impls.impls[pd.impl_index].execute(pd, &ctx)
         if verbose_level() & VERBOSE_EXEC:
             pd_verbose_line(pd, "exec", cydnnl_now_ms() - t0)
-    cydnnl_free(own_scratchpad)
+    if own_scratchpad != NULL:
+        cydnnl_thread_scratch_done(own_scratchpad)
     if ctx.args != &on_stack[0]:
         free(ctx.args)
     return st

@@ -5,6 +5,9 @@
 # data types.
 #   src_layer (T, N, SLC)  dst_layer (T, N, DLC)  states (L, D, N, C)
 #   weights_layer (L, D, SLC, G, DHC)  weights_iter (L, D, SIC, G, DHC)
+#     (ldigo) forward; backward takes them as ldgoi, (L, D, G, DHC, SLC or
+#     SIC) in memory, as oneDNN's backward asks: its products are with the
+#     transposed weights, which ldgoi holds row by row
 #   weights_peephole (L, D, 3, DHC)  weights_projection (L, D, DHC, DIC)
 #   bias (L, D, G, DHC)
 

@@ -382,8 +382,9 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                 dx, ldx, dx_beta = a.diff_src_layer, SLC, 0.0 if d == 0 else 1.0
             else:
                 dx, ldx, dx_beta = grads + ((l % 2) * s.D + d) * TN * SLC, SLC, 0.0
-            # W_iter^T, packed once for the step products dh = dG W_iter^T
-            pack_weights(&pk, a.weights_iter + ld * SIC * GD, b'T', GD, GD, SIC)
+            # W_iter^T (ldgoi: GD x SIC rows), packed once for the step
+            # products dh = dG W_iter^T
+            pack_weights(&pk, a.weights_iter + ld * GD * SIC, b'N', SIC, GD, SIC)
             if a.diff_dst_iter != NULL:
                 memcpy(dh, a.diff_dst_iter + ld * N * DIC, N * DIC * sizeof(float))
             else:
@@ -417,13 +418,13 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                               a.diff_weights_peephole + ld * 3 * DHC if s.peephole else NULL)
                 # the gradient reaching h_{t-1}: N x SIC
                 mm_packed(&pk, N, SIC, GD, dg_all + t * N * GD, GD,
-                          a.weights_iter + ld * SIC * GD, b'T', GD, 0.0, dh, SIC)
+                          a.weights_iter + ld * GD * SIC, b'N', SIC, 0.0, dh, SIC)
             if a.diff_src_iter != NULL:
                 memcpy(a.diff_src_iter + ld * N * SIC, dh, N * SIC * sizeof(float))
             if a.diff_src_iter_c != NULL:
                 memcpy(a.diff_src_iter_c + ld * N * DHC, dc, N * DHC * sizeof(float))
             # over all steps: the layer input's gradient and the weights'
-            mm(uk, b'N', b'T', TN, SLC, GD, dg_all, GD, a.weights_layer + ld * SLC * GD, GD,
+            mm(uk, b'N', b'N', TN, SLC, GD, dg_all, GD, a.weights_layer + ld * GD * SLC, SLC,
                dx_beta, dx, ldx)
             mm(uk, b'T', b'N', SLC, GD, TN, x, SLC, dg_all, GD, 1.0,
                a.diff_weights_layer + ld * SLC * GD, GD)

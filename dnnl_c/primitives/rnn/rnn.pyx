@@ -79,22 +79,27 @@ cdef void shape_of(const rnn_desc_t *d, rnn_shape_t *s) noexcept nogil:
 
 # ------------------------------------------------------------ layouts
 # The driver works on dense f32 in the plain layouts (tnc, ldnc, ldigo,
-# ldgo, ldio): `any` resolves to them; other layouts, sub-memories and bf16
+# ldgo, ldio), except backward's weights_layer and weights_iter in ldgoi
+# (oneDNN's backward asks for ldgoi too: its products use the transposed
+# weights). `any` resolves to these; other layouts, sub-memories and bf16
 # are staged through f32 copies in the scratchpad.
 
-cdef inline dnnl_format_tag_t plain_tag(int ndims) noexcept nogil:
-    return <dnnl_format_tag_t>(dnnl_a + ndims - 1)
+cdef inline dnnl_format_tag_t driver_tag(const dnnl_primitive_desc *pd, int i) noexcept nogil:
+    """The layout the driver reads argument ARGS[i] in."""
+    if not is_fwd(pd) and (i == 3 or i == 4):
+        return dnnl_ldgoi
+    return <dnnl_format_tag_t>(dnnl_a + pd_md(pd, ARGS[i]).ndims - 1)
 
 
-cdef inline bint staged(const md_t *md) noexcept nogil:
-    """Whether md needs an f32 dense copy (an offset0 alone does not: the
-    driver gets the first element)."""
+cdef inline bint staged(const md_t *md, dnnl_format_tag_t tag) noexcept nogil:
+    """Whether md needs an f32 dense copy in `tag` (an offset0 alone does
+    not: the driver gets the first element)."""
     cdef md_t x
     if md.ndims == 0:
         return False
     x = md[0]
     x.offset0 = 0
-    return not (md.data_type == dnnl_f32 and md_matches_tag(&x, plain_tag(md.ndims)))
+    return not (md.data_type == dnnl_f32 and md_matches_tag(&x, tag))
 
 
 cdef dnnl_status_t check_types(const rnn_desc_t *d) noexcept nogil:
@@ -166,7 +171,7 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     for i in range(n):
         md = pd_md(pd, ARGS[i])
         if md_is_any(md):
-            md_set_tag(md, plain_tag(md.ndims))
+            md_set_tag(md, driver_tag(pd, i))
     if not fwd:
         if pd.hint == NULL or not same_problem(rnn_desc(pd.hint), d) or \
                 pd.hint.desc.prop_kind != dnnl_forward_training:
@@ -180,7 +185,7 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
         md = pd_md(pd, ARGS[i])
         if (not fwd and 8 <= i <= 10):
             continue                # backward does not read dst_*
-        if staged(md) and (cydnnl_bytes_add_overflow(&scratch, md_nelems(md, False),
+        if staged(md, driver_tag(pd, i)) and (cydnnl_bytes_add_overflow(&scratch, md_nelems(md, False),
                                                      sizeof(float))
                            or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
             return fail(dnnl_unimplemented, "rnn: the f32 copies do not fit in memory")
@@ -233,25 +238,27 @@ cdef dnnl_status_t gemm_init(dnnl_primitive_desc *pd) noexcept nogil:
 
 # ------------------------------------------------------------ execution
 
-cdef float *stage_in(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+cdef float *stage_in(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int i,
                      char **scratch, bint load, dnnl_status_t *st) noexcept nogil:
-    """The argument as dense f32: its own buffer, or a copy in the
-    scratchpad (loaded from the argument when `load`, else left for the
-    kernels to write)."""
-    cdef const md_t *md = pd_md(pd, arg)
+    """Argument ARGS[i] as dense f32 in the driver's layout: its own
+    buffer, or a copy in the scratchpad (loaded from the argument when
+    `load`, else left for the kernels to write)."""
+    cdef const md_t *md = pd_md(pd, ARGS[i])
+    cdef dnnl_format_tag_t tag = driver_tag(pd, i)
     if md.ndims == 0:
         return NULL
-    if not staged(md):
-        return <float *>ctx_data(ctx, arg)
-    return stage_f32(ctx_data(ctx, arg), md, plain_tag(md.ndims), scratch, load, st)
+    if not staged(md, tag):
+        return <float *>ctx_data(ctx, ARGS[i])
+    return stage_f32(ctx_data(ctx, ARGS[i]), md, tag, scratch, load, st)
 
 
-cdef dnnl_status_t stage_out(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+cdef dnnl_status_t stage_out(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int i,
                              const float *data) noexcept nogil:
-    cdef const md_t *md = pd_md(pd, arg)
-    if not staged(md):
+    cdef const md_t *md = pd_md(pd, ARGS[i])
+    cdef dnnl_format_tag_t tag = driver_tag(pd, i)
+    if not staged(md, tag):
         return dnnl_success
-    return unstage_f32(data, plain_tag(md.ndims), ctx_data(ctx, arg), md)
+    return unstage_f32(data, tag, ctx_data(ctx, ARGS[i]), md)
 
 
 cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
@@ -276,7 +283,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
         if not fwd and 8 <= i <= 10:
             continue
         # inputs are loaded; diff weights too unless overwritten
-        p[i] = stage_in(pd, ctx, ARGS[i], &scratch,
+        p[i] = stage_in(pd, ctx, i, &scratch,
                         not is_output(i, fwd) or (14 <= i <= 18 and not overwrite), &st)
         if p[i] != NULL and 14 <= i <= 18 and overwrite:
             memset(p[i], 0, md_nelems(pd_md(pd, ARGS[i]), False) * sizeof(float))
@@ -310,7 +317,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
         rnn_bwd(&cell, uk, &conf.shape, &ba)
     for i in range(n):
         if p[i] != NULL and is_output(i, fwd) and st == dnnl_success:
-            st = stage_out(pd, ctx, ARGS[i], p[i])
+            st = stage_out(pd, ctx, i, p[i])
     return st
 
 
