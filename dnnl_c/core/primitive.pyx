@@ -168,7 +168,7 @@ cdef dnnl_status_t dnnl_primitive_execute(
     if st == dnnl_success and pd.scratchpad_size > 0 and ctx.scratchpad == NULL:
         # the thread's kept block, as oneDNN's default global scratchpad: a
         # fresh one per execute cost the page faults and zeroing of its
-        # megabytes at every call (a tenth of an LSTM step)
+        # megabytes at every call
         own_scratchpad = <char *>cydnnl_thread_scratch(pd.scratchpad_size)
         if own_scratchpad == NULL:
             st = fail(dnnl_out_of_memory, "execute: cannot allocate the scratchpad")
