@@ -38,6 +38,15 @@ CYDNNL_INLINE void cydnnl_st(float *p, cydnnl_vf v) { memcpy(p, &v, sizeof v); }
 
 #define CYDNNL_ALWAYS_INLINE static inline __attribute__((always_inline))
 
+/* C's tile is read or written after a micro-kernel's loop; its rows lie ldc
+   apart, which no hardware prefetcher follows: ask for them first. */
+CYDNNL_INLINE void cydnnl_prefetch_tile(float *c, int64_t ldc, int64_t rows) {
+    for (int64_t i = 0; i < rows; ++i) {
+        __builtin_prefetch(c + i * ldc, 1, 3);
+        __builtin_prefetch(c + i * ldc + CYDNNL_NR - 1, 1, 3);
+    }
+}
+
 /* c[rows x NR] = alpha * a_panel . b_panel + beta * c (beta == 0: c is not
    read), rows <= mr <= MR. a: kc x MR (packed; rows past `rows` unused),
    b: kc x NR (packed). mr is a constant at each call, so the fixed-size
@@ -46,12 +55,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const floa
                                             const float *b, float *c, int64_t ldc, float alpha,
                                             float beta, int64_t rows) {
     cydnnl_vf acc[CYDNNL_MR][2];
-    /* C's tile is read or written after the loop; its rows lie ldc apart,
-       which no hardware prefetcher follows: ask for them now. */
-    for (int i = 0; i < rows; ++i) {
-        __builtin_prefetch(c + i * ldc, 1, 3);
-        __builtin_prefetch(c + i * ldc + CYDNNL_NR - 1, 1, 3);
-    }
+    cydnnl_prefetch_tile(c, ldc, rows);
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
     for (int64_t p = 0; p < kc; ++p) {
         cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
@@ -79,7 +83,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const floa
 }
 
 /* The first `rows` rows of the tile: a tile at most half full runs the
-   half-height loop (an RNN's batch of 17 is 12 + 5 rows). */
+   half-height loop (an RNN's batch of 17 is a 12-row and a 6-row tile). */
 CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
                                   int64_t ldc, float alpha, float beta, int64_t rows) {
     if (rows > CYDNNL_MR / 2)
@@ -152,12 +156,8 @@ CYDNNL_INLINE void cydnnl_pack_cols(const float *CYDNNL_RESTRICT src, int64_t ld
             for (int64_t t = t0; t < t1; ++t) {
                 float *d = dst + t * kc * w + p * w;
                 int64_t j0 = t * w, cols = n - j0 < w ? n - j0 : w;
-                if (cols == w) {
-                    memcpy(d, s + j0, (size_t)w * sizeof(float));
-                } else {
-                    memcpy(d, s + j0, (size_t)cols * sizeof(float));
-                    memset(d + cols, 0, (size_t)(w - cols) * sizeof(float));
-                }
+                memcpy(d, s + j0, (size_t)cols * sizeof(float));
+                memset(d + cols, 0, (size_t)(w - cols) * sizeof(float));
             }
         }
     }
@@ -188,10 +188,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
                                                  const uint32_t *b, float *c, int64_t ldc,
                                                  float alpha, float beta, int64_t rows) {
     __m512 acc[CYDNNL_MR][2];
-    for (int i = 0; i < rows; ++i) {
-        __builtin_prefetch(c + i * ldc, 1, 3);
-        __builtin_prefetch(c + i * ldc + CYDNNL_NR - 1, 1, 3);
-    }
+    cydnnl_prefetch_tile(c, ldc, rows);
     for (int i = 0; i < mr; ++i) {
         acc[i][0] = _mm512_setzero_ps();
         acc[i][1] = _mm512_setzero_ps();
