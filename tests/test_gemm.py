@@ -60,24 +60,32 @@ def test_sgemm(kernels, isa, ta, tb, m, n, k, parallel):
 
 # B packed once and reused (the RNN's weights): batches that are one tile, a
 # tile and a half-height remainder (17 = 12 + 5 at AVX-512), several tiles;
-# k over one packed block (1024); n past the panel width; whole-product and
-# per-column-range calls.
+# k over one packed block (1024); n past the panel width; more rows than one
+# block of A (k blocks of KC then); whole-product and per-column-range calls.
 @pytest.mark.parametrize("split", [0, 1, 3])
 @pytest.mark.parametrize("tb", ["N", "T"])
 @pytest.mark.parametrize("m,n,k", [(1, 40, 9), (11, 96, 1030), (17, 70, 300), (29, 33, 2100),
-                                   (6, 128, 64)])
+                                   (6, 128, 64), (200, 70, 600)])
 def test_sgemm_packed_b(kernels, isa, tb, m, n, k, split):
     rng = np.random.default_rng(m + n + k)
     a = rng.standard_normal((m, k + 2)).astype(np.float32)
     b = rng.standard_normal((k, n + 1) if tb == "N" else (n, k + 1)).astype(np.float32)
     c = rng.standard_normal((m, n + 3)).astype(np.float32)
     c0 = c.copy()
-    kernels.sgemm_packed(tb, m, n, k, 1.5, a.reshape(-1), a.shape[1], b.reshape(-1),
-                         b.shape[1], 0.5, c.reshape(-1), c.shape[1], split, isa)
+    bp = kernels.sgemm_packed(tb, m, n, k, 1.5, a.reshape(-1), a.shape[1], b.reshape(-1),
+                              b.shape[1], 0.5, c.reshape(-1), c.shape[1], split, isa)
     opb = b[:, :n] if tb == "N" else b[:, :k].T
     want = 1.5 * (a[:, :k].astype(np.float64) @ opb) + 0.5 * c0[:, :n]
     np.testing.assert_allclose(c[:, :n], want, rtol=1e-4, atol=1e-4 * np.sqrt(k))
     assert np.array_equal(c[:, n:], c0[:, n:])
+    # the packed layout is the blocked one RNN weights take: [n / NR][k][NR],
+    # zero columns past n
+    nr = kernels.tile(isa)[1]
+    npad = -(-n // nr) * nr
+    panels = np.zeros((k, npad), np.float32)
+    panels[:, :n] = opb
+    assert np.array_equal(bp[:k * npad].reshape(npad // nr, k, nr),
+                          panels.reshape(k, npad // nr, nr).transpose(1, 0, 2))
 
 
 @pytest.mark.parametrize("alpha,beta", [(2.0, 1.0), (0.5, -1.5), (1.0, 0.0)])

@@ -16,7 +16,8 @@ import pytest
 import dnnl
 import dnnl_c as c
 import rnn_ref
-from helpers import bf16_bits, bf16_to_f32, check, make_md, make_memory
+from harness import Layout
+from helpers import bf16_bits, bf16_to_f32, check, make_md, make_memory, to_layout
 from test_lstm import ARG, FWD_NAMES, TAGS, bwd_pd, fwd_pd, query_md, walk_to, ws_bytes
 
 DIRECTION = {"unidirectional_left2right": c.dnnl_unidirectional_left2right,
@@ -87,25 +88,50 @@ def f32(d):
     return {k: v.astype(np.float32).astype(np.float64) for k, v in d.items()}
 
 
-def train(eng, strm, dname, impl, a, dd, shapes, prior, bf16=False):
+def laid_out(x, md):
+    """x (f32) in md's buffer, placed by the NumPy layout model."""
+    lay = Layout(md)
+    buf = np.full(lay.nelems, np.nan, np.float32)
+    buf[lay.offsets.reshape(-1)] = x.reshape(-1)
+    return buf
+
+
+def train(eng, strm, dname, impl, a, dd, shapes, prior, bf16=False, weights=None,
+          bwd_weights="any"):
     """Forward training then backward (diff weights accumulate) with impl:
-    the outputs and diffs as float64 arrays by name."""
+    the outputs and diffs as float64 arrays by name. weights (a dict) asks
+    for `any` weights_layer / weights_iter, laid out as the pds resolve
+    them (recorded in it by (pass, name)); backward is given forward's
+    layouts instead with bwd_weights="forward's"."""
     direction = DIRECTION[dname]
     mds = {k: make_md(list(v), c.dnnl_bf16 if bf16 and k in BF16 else c.dnnl_f32,
                       TAGS[len(v)]) for k, v in shapes.items()}
+    wnames = ("weights_layer", "weights_iter") if weights is not None else ()
+    for k in wnames:
+        mds[k] = make_md(list(shapes[k]), c.dnnl_f32, c.dnnl_format_tag_any)
     st, fpd = fwd_pd(eng, c.dnnl_forward_training, direction, mds)
     check(st, "forward pd")
     walk_to(fpd, impl)
+    for k in wnames:
+        mds[k] = weights["fwd", k] = query_md(fpd, ARG[k])
     bufs = {k: to_buf(a[k], bf16 and k in BF16) for k in shapes if k in a}
+    for k in wnames:
+        bufs[k] = laid_out(a[k], mds[k])
     for k in shapes:
         if k.startswith("dst"):
             bufs[k] = np.zeros(shapes[k], np.uint16 if bf16 and k in BF16 else np.float32)
     ws = ws_bytes(fpd)
     run(eng, strm, fpd, mds, bufs, ws)
     dmds = {"diff_" + k: make_md(list(v), c.dnnl_f32, TAGS[len(v)]) for k, v in shapes.items()}
+    if bwd_weights == "any":
+        for k in wnames:
+            mds[k] = make_md(list(shapes[k]), c.dnnl_f32, c.dnnl_format_tag_any)
     st, bpd = bwd_pd(eng, direction, mds, dmds, fpd)
     check(st, "backward pd")
     walk_to(bpd, impl)
+    for k in wnames:
+        mds[k] = weights["bwd", k] = query_md(bpd, ARG[k])
+        bufs[k] = laid_out(a[k], mds[k])
     allm = {**mds, **dmds}
     for k, v in shapes.items():
         if "diff_" + k in dd:
@@ -165,6 +191,57 @@ def test_f32_against_rnn_ref(eng, strm, dname, L, variant):
                     compare(got, a, dd, prior, dname, TOL_F32, where, bad)
                     runs += 1
     assert runs == 16 * len(impls) and "ref:any" in impls
+    assert not bad, "\n".join(bad)
+
+
+# The panel width of each level's GEMM kernel (its NR).
+PANEL = {"gemm:avx512_core": 32, "gemm:avx2": 16, "gemm:sse41": 8}
+
+
+def expect_layout(md, dims, tag):
+    """md places every element where layout `tag` (helpers.to_layout) does."""
+    n = int(np.prod(dims))
+    where = to_layout(np.arange(n).reshape(dims), tag)
+    want = np.empty(n, np.int64)
+    want[where] = np.arange(where.size)
+    return np.array_equal(Layout(md).offsets.reshape(-1), want)
+
+
+@pytest.mark.parametrize("bwd", ["any", "forward's"])
+@pytest.mark.parametrize("dname", ["unidirectional_right2left", "bidirectional_concat"])
+def test_any_weights_in_the_kernels_panels(eng, strm, dname, bwd):
+    """Sizes in whole panels of every level (multiples of 32): `any`
+    weights_layer / weights_iter resolve to the GEMM kernel's packed panels
+    of its width nr, forward (l, d, g, o / nr, i, nr o) (ldgOi32o at
+    AVX-512), backward (l, d, i / nr, g, o, nr i), read with no packing per
+    call; ref:any's to ldigo / ldgoi. Backward given forward's layouts
+    instead stages them. Data placed by the NumPy layout model; results
+    against rnn_ref, every implementation."""
+    rng = np.random.default_rng([7, list(DIRECTION).index(dname)])
+    a = f32(rnn_ref.make_args(rng, 3, 5, 32, 32, L=2, direction=dname, peephole=True))
+    dims = rnn_ref.lstm_dims(a, dname)
+    shapes = {k: v.shape for k, v in a.items()}
+    shapes.update(dst_layer=(3, 5, dims["DLC"]), dst_iter=a["src_iter"].shape,
+                  dst_iter_c=a["src_iter_c"].shape)
+    dd = f32(rnn_ref.make_diff_dst(rng, a, dname))
+    prior = priors(rng, shapes)
+    bad, impls = [], impl_names(eng, DIRECTION[dname], {
+        k: make_md(list(v), c.dnnl_f32, TAGS[len(v)]) for k, v in shapes.items()})
+    for impl in impls:
+        weights = {}
+        got = train(eng, strm, dname, impl, a, dd, shapes, prior, weights=weights,
+                    bwd_weights=bwd)
+        compare(got, a, dd, prior, dname, TOL_F32, impl, bad)
+        nr = PANEL.get(impl)
+        want = {"fwd": "abdEc%de" % nr if nr else "abcde",
+                "bwd": "abCde%dc" % nr if nr else "abdec"}
+        if bwd == "forward's":
+            want["bwd"] = want["fwd"]
+        for (pas, k), md in weights.items():
+            if not expect_layout(md, shapes[k], want[pas]):
+                bad.append("%s %s %s: %s, not %s" % (impl, pas, k, c.cydnnl_md2str(md),
+                                                     want[pas]))
+    assert "ref:any" in impls and len(impls) > 1
     assert not bad, "\n".join(bad)
 
 

@@ -26,6 +26,11 @@ cdef bint md_matches_tag(const md_t *md, dnnl_format_tag_t tag) noexcept nogil
 # out (dims and data type set) takes layout's blocking, dense, on its own
 # dims (oneDNN's memory_desc_init_by_blocking_desc).
 cdef dnnl_status_t md_init_by_blocking(md_t *out, const md_t *layout) noexcept nogil
+# md (dims set) takes inner blocks blks on dims idxs and dense outer strides
+# in `order` (outermost first), padded to whole blocks: a layout no format
+# tag names (oneDNN's memory_desc_init_by_blocking_desc).
+cdef dnnl_status_t md_set_blocked(md_t *md, const int *order, int nblks,
+                                  const dnnl_dim_t *blks, const dnnl_dim_t *idxs) noexcept nogil
 cdef bint md_is_plain(const md_t *md) noexcept nogil
 # The product of the (padded) dims; -1 when it overflows int64 (never for
 # an md the constructors made).

@@ -337,6 +337,17 @@ cdef dnnl_status_t md_init_by_blocking(md_t *out, const md_t *layout) noexcept n
     return st
 
 
+cdef dnnl_status_t md_set_blocked(md_t *md, const int *order, int nblks,
+                                  const dnnl_dim_t *blks, const dnnl_dim_t *idxs) noexcept nogil:
+    cdef md_t tmp = md[0]
+    if not dense_blocking(&tmp, order, nblks, blks, idxs):
+        return too_big(md)
+    cdef dnnl_status_t st = md_check_size(&tmp)
+    if st == dnnl_success:
+        md[0] = tmp
+    return st
+
+
 cdef bint md_is_plain(const md_t *md) noexcept nogil:
     return md.format_kind == dnnl_blocked and md.inner_nblks == 0
 

@@ -23,8 +23,9 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
 DEF KC = 256
 DEF MC = 96          # a multiple of every level's MR (6 and 12)
 DEF NC = 4096        # a multiple of every level's NR (8, 16, 32)
-# B packed once (gemm_pack_b) is used by few rows of A (an RNN's batch): long
-# k blocks, so that each tile of C is loaded and stored fewer times.
+# B packed once (gemm_pack_b, or weights kept in that layout) is used by few
+# rows of A (an RNN's batch): long k blocks, so that each tile of C is
+# loaded and stored fewer times.
 DEF PKC = 1024
 DEF KMAX = 1024      # the largest k block of either
 
@@ -434,9 +435,10 @@ cdef void pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0, i
 
 cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t kc,
                        float alpha, const float *ap, const float *bp, float beta, float *c,
-                       int64_t ldc, float *edge, bint pairs) noexcept nogil:
+                       int64_t ldc, float *edge, bint pairs, int64_t bps) noexcept nogil:
     """C[mc x nc] from packed panels: f32 panels, or (pairs) bf16 pair panels
-    of kp = ceil(kc / 2) rows (uk.ukernel_bf16)."""
+    of kp = ceil(kc / 2) rows (uk.ukernel_bf16); B's panels start bps
+    elements apart."""
     cdef int64_t tj, ti, ir, jr, rows, cols, i, j
     cdef int64_t MR = uk.mr, NR = uk.nr, kp = (kc + 1) // 2
     cdef float *dst
@@ -455,10 +457,10 @@ cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t 
                 dst, ld = edge, NR
             if pairs:
                 uk.ukernel_bf16(kp, <const uint32_t *>ap + ir * kp,
-                                <const uint32_t *>bp + jr * kp, dst, ld, alpha,
+                                <const uint32_t *>bp + tj * bps, dst, ld, alpha,
                                 beta if dst != edge else 0.0, rows)
             else:
-                uk.ukernel(kc, ap + ir * kc, bp + jr * kc, dst, ld, alpha,
+                uk.ukernel(kc, ap + ir * kc, bp + tj * bps, dst, ld, alpha,
                            beta if dst != edge else 0.0, rows)
             if dst == edge:
                 for i in range(rows):
@@ -534,10 +536,10 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
                 if pairs:
                     to_pairs(uk, ap, mc, uk.mr, kc, ap2)
                     macro_kernel(uk, mc, nc, kc, alpha, ap2, bp2, b_beta, c + ic * ldc + jc,
-                                 ldc, edge, True)
+                                 ldc, edge, True, (kc + 1) // 2 * uk.nr)
                 else:
                     macro_kernel(uk, mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc,
-                                 ldc, edge, False)
+                                 ldc, edge, False, kc * uk.nr)
             pc += kc
         jc += nc
 
@@ -622,35 +624,24 @@ cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int6
     cdef gemm_operand_t ob = matrix_operand(b, dnnl_f32, transb, ldb)
     gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, c, ldc, True)
 
-# -- B packed once, for products that reuse it (an RNN's weights at every step)
-
-cdef inline int64_t packed_block_offset(int64_t k, int64_t jc, int64_t pc, int64_t ncr) noexcept nogil:
-    """Where the panels of B[pc:pc+kc, jc:jc+nc] start: column blocks of NC
-    one after the other (k x NC each), k blocks of PKC inside."""
-    return (jc // NC) * k * NC + pc * ncr
-
+# -- B packed once, for products that reuse it (an RNN's weights at every
+# step): NR-column panels of all k rows one after the other, [n / NR][k][NR]
+# with zero columns past n. For weights of an RNN this is a blocked layout
+# (ldgOi32o for NR = 32), which `any` can resolve to.
 
 cdef int64_t gemm_packed_b_floats(const gemm_kernel_t *uk, int64_t k, int64_t n) noexcept nogil:
-    cdef int64_t full = n // NC, rest = n - full * NC
-    return full * k * NC + k * ((rest + uk.nr - 1) // uk.nr * uk.nr) + 16
+    return k * ((n + uk.nr - 1) // uk.nr * uk.nr) + 16
 
 
 cdef void gemm_pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t k, int64_t n,
                       float *out) noexcept nogil:
-    # one task per 8 panels of NR columns and k block: enough tasks for every
-    # thread, and rows read in runs of 8 NR floats
+    # one task per 8 panels: enough tasks for every thread, and rows read in
+    # runs of 8 NR floats
     cdef int64_t w = 8 * uk.nr
-    cdef int64_t ngrp = (n + w - 1) // w, kblk = (k + PKC - 1) // PKC
-    cdef int64_t t, j0, jc, pc, nc, kc, ncr
-    for t in prange(ngrp * kblk, schedule='static'):
-        j0 = (t // kblk) * w
-        pc = (t % kblk) * PKC
-        jc = j0 // NC * NC      # NC is a multiple of w: a group is in one block
-        nc = n - jc if n - jc < NC else NC
-        kc = k - pc if k - pc < PKC else PKC
-        ncr = (nc + uk.nr - 1) // uk.nr * uk.nr
-        pack_b(uk, b, pc, kc, j0, n - j0 if n - j0 < w else w,
-               out + packed_block_offset(k, jc, pc, ncr) + (j0 - jc) * kc)
+    cdef int64_t t, j0
+    for t in prange((n + w - 1) // w, schedule='static'):
+        j0 = t * w
+        pack_b(uk, b, 0, k, j0, n - j0 if n - j0 < w else w, out + j0 * k)
 
 
 cdef int64_t gemm_packed_work_floats() noexcept nogil:
@@ -661,41 +652,37 @@ cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int
                              int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
                              const float *bp, float beta, float *c, int64_t ldc,
                              float *work) noexcept nogil:
-    packed_block(uk, m, n0, n1, n, k, alpha, a, bp, beta, c, ldc, work)
-
-
-cdef void packed_block(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1, int64_t n,
-                       int64_t k, float alpha, const gemm_operand_t *a, const float *bp,
-                       float beta, float *c, int64_t ldc, float *work) noexcept nogil:
-    """Columns [n0, n1) of C (n0 a multiple of NR) from packed B."""
+    """Columns [n0, n1) of C (n0 a multiple of NR) from packed B: per k block
+    and block of MC rows of A, its packed panels. The k blocks are long (PKC)
+    for the few rows of an RNN step, as for any product (KC) for more."""
     cdef float *ap = work
     cdef float *edge = work + MC * PKC
-    cdef int64_t jc, j0, j1, pc, kc, ic, mc, nc, ncr, i, j
-    jc = n0 // NC * NC
-    while jc < n1:
-        nc = n - jc if n - jc < NC else NC
-        ncr = (nc + uk.nr - 1) // uk.nr * uk.nr
-        j0 = n0 if n0 > jc else jc
-        j1 = n1 if n1 < jc + nc else jc + nc
-        if k == 0:
-            for i in range(m):
-                for j in range(j0, j1):
-                    c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
-        for pc in range(0, k, PKC):
-            kc = k - pc if k - pc < PKC else PKC
-            for ic in range(0, m, MC):
-                mc = m - ic if m - ic < MC else MC
-                pack_a(uk, a, ic, mc, pc, kc, ap)
-                macro_kernel(uk, mc, j1 - j0, kc, alpha, ap,
-                             bp + packed_block_offset(k, jc, pc, ncr) + (j0 - jc) * kc,
-                             beta if pc == 0 else 1.0, c + ic * ldc + j0, ldc, edge, False)
-        jc += NC
+    cdef int64_t pc, kc, ic, mc, i, j
+    cdef int64_t kcb = even_split(k, PKC if m <= MC else KC, 4)
+    if n1 > n:
+        n1 = n
+    if n0 >= n1:
+        return
+    if k == 0:
+        for i in range(m):
+            for j in range(n0, n1):
+                c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
+    pc = 0
+    while pc < k:
+        kc = k - pc if k - pc < kcb else kcb
+        for ic in range(0, m, MC):
+            mc = m - ic if m - ic < MC else MC
+            pack_a(uk, a, ic, mc, pc, kc, ap)
+            macro_kernel(uk, mc, n1 - n0, kc, alpha, ap, bp + n0 * k + pc * uk.nr,
+                         beta if pc == 0 else 1.0, c + ic * ldc + n0, ldc, edge, False,
+                         k * uk.nr)
+        pc += kc
 
 
 cdef void gemm_packed_b(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                         const gemm_operand_t *a, const float *bp, float beta, float *c,
                         int64_t ldc, int nthr, float *work) noexcept nogil:
-    cdef int64_t chunk, t, lo, hi, nchunks
+    cdef int64_t chunk, t, lo, nchunks
     if m <= 0 or n <= 0:
         return
     if nthr < 1:
@@ -704,10 +691,9 @@ cdef void gemm_packed_b(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k
     chunk = (chunk + uk.nr - 1) // uk.nr * uk.nr
     nchunks = (n + chunk - 1) // chunk
     if nchunks <= 1:
-        packed_block(uk, m, 0, n, n, k, alpha, a, bp, beta, c, ldc, work)
+        gemm_packed_b_cols(uk, m, 0, n, n, k, alpha, a, bp, beta, c, ldc, work)
         return
     for t in prange(nchunks, schedule='static', num_threads=nthr):
         lo = t * chunk
-        hi = lo + chunk if lo + chunk < n else n
-        packed_block(uk, m, lo, hi, n, k, alpha, a, bp, beta, c, ldc,
-                     work + t * gemm_packed_work_floats())
+        gemm_packed_b_cols(uk, m, lo, lo + chunk, n, k, alpha, a, bp, beta, c, ldc,
+                           work + t * gemm_packed_work_floats())

@@ -7,7 +7,11 @@
 #   weights_layer (L, D, SLC, G, DHC)  weights_iter (L, D, SIC, G, DHC)
 #     (ldigo) forward; backward takes them as ldgoi, (L, D, G, DHC, SLC or
 #     SIC) in memory, as oneDNN's backward asks: its products are with the
-#     transposed weights, which ldgoi holds row by row
+#     transposed weights, which ldgoi holds row by row. With wnr (below)
+#     both are instead in the GEMM's packed panels of wnr columns (gemm.pxd,
+#     gemm_pack_b) of the products' B: forward (L, D, G, DHC / wnr, SLC or
+#     SIC, wnr) (ldgOi32o for wnr = 32), backward (L, D, SLC or SIC / wnr,
+#     G, DHC, wnr).
 #   weights_peephole (L, D, 3, DHC)  weights_projection (L, D, DHC, DIC)
 #   bias (L, D, G, DHC)
 
@@ -19,6 +23,7 @@ cdef struct rnn_shape_t:
     int direction           # dnnl_rnn_direction_t
     bint peephole
     bint projection
+    int64_t wnr             # 0, or the weights are in panels of the kernel's nr
 
 # A cell: gates per step after the products (fwd) and their gradient (bwd),
 # for columns [j0, j1) of every gate (the driver splits them between its

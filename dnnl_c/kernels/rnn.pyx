@@ -117,12 +117,19 @@ cdef inline int64_t up16(int64_t n) noexcept nogil:
 cdef int64_t packing_floats(const rnn_shape_t *s, const gemm_kernel_t *uk, int nthr,
                             bint bwd) noexcept nogil:
     """The iteration weights packed once per layer and direction (for the
-    product at every step), and the threads' packing areas."""
+    product at every step; not when they come packed), and the threads'
+    packing areas."""
     if uk == NULL:
         return 0
+    return pack_area_floats(s, uk, bwd) + nthr * up16(gemm_packed_work_floats())
+
+
+cdef inline int64_t pack_area_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
+                                     bint bwd) noexcept nogil:
+    if uk == NULL or s.wnr != 0:
+        return 0
     return up16(gemm_packed_b_floats(uk, s.G * s.DHC if bwd else s.SIC,
-                                     s.SIC if bwd else s.G * s.DHC)) \
-        + nthr * up16(gemm_packed_work_floats())
+                                     s.SIC if bwd else s.G * s.DHC))
 
 
 cdef int64_t rnn_fwd_work_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
@@ -147,22 +154,39 @@ cdef int64_t rnn_bwd_work_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
 
 cdef struct packed_t:
     const gemm_kernel_t *uk
-    float *b            # packed weights
+    const float *b      # the iteration weights in packed panels
+    float *area         # where iter_weights packs them (plain weights)
     float *work         # the threads' areas
     int nthr
 
 
-cdef void pack_weights(packed_t *p, const float *w, char trans, int64_t ld, int64_t k,
-                       int64_t n) noexcept nogil:
+cdef void iter_weights(packed_t *p, const rnn_shape_t *s, const float *w, char trans,
+                       int64_t ld, int64_t k, int64_t n) noexcept nogil:
+    """p.b: the weights as they are when they come packed, else packed
+    into p.area."""
     cdef gemm_operand_t b = matrix_operand(w, dnnl_f32, trans, ld)
-    if p.uk != NULL:
-        gemm_pack_b(p.uk, &b, k, n, p.b)
+    if s.wnr != 0:
+        p.b = w
+    elif p.uk != NULL:
+        gemm_pack_b(p.uk, &b, k, n, p.area)
+        p.b = p.area
+
+
+cdef void mm_weights(const packed_t *p, const rnn_shape_t *s, int64_t m, int64_t n, int64_t k,
+                     const float *a, int64_t lda, const float *w, int64_t ldw, float beta,
+                     float *c, int64_t ldc) noexcept nogil:
+    """C = A W + beta C over all steps, W plain ('N', ldw) or packed (s.wnr)."""
+    cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, b'N', lda)
+    if s.wnr != 0 and k > 0:
+        gemm_packed_b(p.uk, m, n, k, 1.0, &oa, w, beta, c, ldc, p.nthr, p.work)
+    else:
+        mm(p.uk, b'N', b'N', m, n, k, a, lda, w, ldw, beta, c, ldc)
 
 
 cdef void mm_packed(const packed_t *p, int64_t m, int64_t n, int64_t k, const float *a,
                     int64_t lda, const float *w, char trans, int64_t ldw, float beta, float *c,
                     int64_t ldc) noexcept nogil:
-    """C = A op(W) + beta C with W as packed by pack_weights (plain loops
+    """C = A op(W) + beta C with W as iter_weights gave it (plain loops
     from w itself without a kernel)."""
     cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, b'N', lda)
     if p.uk == NULL or k == 0:
@@ -266,8 +290,8 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
     if not ws_map(s, &m) or T * N == 0:
         return
     pk.uk, pk.nthr = uk, a.nthr
-    pk.b = a.work
-    pk.work = a.work + (up16(gemm_packed_b_floats(uk, SIC, GD)) if uk != NULL else 0)
+    pk.b = pk.area = a.work
+    pk.work = a.work + pack_area_floats(s, uk, False)
     for l in range(s.L):
         for d in range(s.D):
             ld = l * s.D + d
@@ -278,10 +302,10 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
             h = a.ws + m.h + ld * T * N * DIC
             hp = a.ws + m.hpre + ld * T * N * DHC
             # all time steps' layer products at once
-            mm(uk, b'N', b'N', T * N, GD, s.SLC, x, s.SLC,
-               a.weights_layer + ld * s.SLC * GD, GD, 0.0, g, GD)
+            mm_weights(&pk, s, T * N, GD, s.SLC, x, s.SLC, a.weights_layer + ld * s.SLC * GD,
+                       GD, 0.0, g, GD)
             if a.src_iter != NULL or T > 1:
-                pack_weights(&pk, a.weights_iter + ld * SIC * GD, b'N', GD, SIC, GD)
+                iter_weights(&pk, s, a.weights_iter + ld * SIC * GD, b'N', GD, SIC, GD)
             for st in range(T):
                 t = st if left2right(s, d) else T - 1 - st
                 tp = t - 1 if left2right(s, d) else t + 1
@@ -359,8 +383,8 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
     dc = dhpre + up16(N * DHC)
     hcat = dc + up16(N * DHC)
     pk.uk, pk.nthr = uk, a.nthr
-    pk.b = hcat + up16(TN * SIC)
-    pk.work = pk.b + (up16(gemm_packed_b_floats(uk, GD, SIC)) if uk != NULL else 0)
+    pk.b = pk.area = hcat + up16(TN * SIC)
+    pk.work = pk.area + pack_area_floats(s, uk, True)
     l = s.L - 1
     while l >= 0:
         for d in range(s.D):
@@ -384,7 +408,7 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                 dx, ldx, dx_beta = grads + ((l % 2) * s.D + d) * TN * SLC, SLC, 0.0
             # W_iter^T (ldgoi: GD x SIC rows), packed once for the step
             # products dh = dG W_iter^T
-            pack_weights(&pk, a.weights_iter + ld * GD * SIC, b'N', SIC, GD, SIC)
+            iter_weights(&pk, s, a.weights_iter + ld * GD * SIC, b'N', SIC, GD, SIC)
             if a.diff_dst_iter != NULL:
                 memcpy(dh, a.diff_dst_iter + ld * N * DIC, N * DIC * sizeof(float))
             else:
@@ -424,8 +448,8 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
             if a.diff_src_iter_c != NULL:
                 memcpy(a.diff_src_iter_c + ld * N * DHC, dc, N * DHC * sizeof(float))
             # over all steps: the layer input's gradient and the weights'
-            mm(uk, b'N', b'N', TN, SLC, GD, dg_all, GD, a.weights_layer + ld * GD * SLC, SLC,
-               dx_beta, dx, ldx)
+            mm_weights(&pk, s, TN, SLC, GD, dg_all, GD, a.weights_layer + ld * GD * SLC, SLC,
+                       dx_beta, dx, ldx)
             mm(uk, b'T', b'N', SLC, GD, TN, x, SLC, dg_all, GD, 1.0,
                a.diff_weights_layer + ld * SLC * GD, GD)
             # diff W_iter += sum over t of h_{t-1}^T dG_t. h_{t-1} of the steps

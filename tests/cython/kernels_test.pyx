@@ -74,7 +74,8 @@ def sgemm_packed(str transb, long m, long n, long k, float alpha, float[::1] a, 
                  int isa):
     """C = alpha A op(B) + beta C with B packed once (gemm_pack_b): by
     gemm_packed_b on all threads, or (split > 0) column ranges of `split`
-    panels each through gemm_packed_b_cols, as the RNN's steps call it."""
+    panels each through gemm_packed_b_cols, as the RNN's steps call it.
+    Returns the packed B."""
     cdef const gemm_kernel_t *uk = kernel(isa)
     cdef int nthr = omp_get_max_threads()
     bp = np.full(gemm_packed_b_floats(uk, k, n), np.nan, np.float32)
@@ -94,3 +95,4 @@ def sgemm_packed(str transb, long m, long n, long k, float alpha, float[::1] a, 
                 gemm_packed_b_cols(uk, m, n0, n1, n, k, alpha, &oa, &bpv[0], beta, &c[0], ldc,
                                    &wv[0])
                 n0 = n1
+    return bp

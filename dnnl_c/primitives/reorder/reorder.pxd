@@ -18,6 +18,10 @@ cdef dnnl_status_t reorder_md(const char *src, const md_t *src_md, char *dst,
 # left for the kernel to write.
 cdef float *stage_f32(const char *data, const md_t *md, dnnl_format_tag_t tag, char **scratch,
                       bint load, dnnl_status_t *st) noexcept nogil
+# The same into `layout`, an f32 md of md's dims (a layout no tag names);
+# the scratch reserved is the same when layout has no padding.
+cdef float *stage_f32_as(const char *data, const md_t *md, const md_t *layout, char **scratch,
+                         bint load, dnnl_status_t *st) noexcept nogil
 # ...and the way back: the staged f32 copy (in `tag`) into dst, described by md.
 cdef dnnl_status_t unstage_f32(const float *data, dnnl_format_tag_t tag, char *dst,
                                const md_t *md) noexcept nogil

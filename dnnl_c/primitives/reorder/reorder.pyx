@@ -262,17 +262,22 @@ cdef dnnl_status_t dnnl_reorder_primitive_desc_create(
 
 cdef float *stage_f32(const char *data, const md_t *md, dnnl_format_tag_t tag, char **scratch,
                       bint load, dnnl_status_t *st) noexcept nogil:
-    cdef md_t target
+    cdef md_t layout
+    md_init_by_tag(&layout, md.ndims, md.dims, dnnl_f32, tag)
+    return stage_f32_as(data, md, &layout, scratch, load, st)
+
+
+cdef float *stage_f32_as(const char *data, const md_t *md, const md_t *layout, char **scratch,
+                         bint load, dnnl_status_t *st) noexcept nogil:
     cdef float *out = <float *>scratch[0]
     scratch[0] += md_nelems(md, False) * sizeof(float) + 64
     if load and st[0] == dnnl_success:
-        md_init_by_tag(&target, md.ndims, md.dims, dnnl_f32, tag)
-        st[0] = reorder_md(data, md, <char *>out, &target)
+        st[0] = reorder_md(data, md, <char *>out, layout)
     return out
 
 
 cdef dnnl_status_t unstage_f32(const float *data, dnnl_format_tag_t tag, char *dst,
                                const md_t *md) noexcept nogil:
-    cdef md_t source
-    md_init_by_tag(&source, md.ndims, md.dims, dnnl_f32, tag)
-    return reorder_md(<const char *>data, &source, dst, md)
+    cdef md_t layout
+    md_init_by_tag(&layout, md.ndims, md.dims, dnnl_f32, tag)
+    return reorder_md(<const char *>data, &layout, dst, md)

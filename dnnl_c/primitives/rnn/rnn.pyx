@@ -8,7 +8,7 @@ from libc.stdint cimport int64_t
 from libc.string cimport memset
 
 from dnnl_c.core cimport *
-from dnnl_c.primitives.reorder.reorder cimport stage_f32, unstage_f32
+from dnnl_c.primitives.reorder.reorder cimport stage_f32_as, unstage_f32
 from dnnl_c.primitives.rnn.desc cimport rnn_desc_t, rnn_desc, rnn_conf_t
 from dnnl_c.kernels.rnn cimport (rnn_shape_t, rnn_cell_t, rnn_fwd_args_t, rnn_bwd_args_t,
                                  lstm_cell_for, rnn_ws_floats, rnn_fwd_work_floats,
@@ -76,30 +76,64 @@ cdef void shape_of(const rnn_desc_t *d, rnn_shape_t *s) noexcept nogil:
     s.DIC = d.weights_projection_desc.dims[3] if s.projection else s.DHC
     s.DLC = d.dst_layer_desc.dims[2]
     s.direction = d.direction
+    s.wnr = 0
 
 # ------------------------------------------------------------ layouts
 # The driver works on dense f32 in the plain layouts (tnc, ldnc, ldigo,
-# ldgo, ldio), except backward's weights_layer and weights_iter in ldgoi
+# ldgo, ldio), except weights_layer and weights_iter: backward's in ldgoi
 # (oneDNN's backward asks for ldgoi too: its products use the transposed
-# weights). `any` resolves to these; other layouts, sub-memories and bf16
-# are staged through f32 copies in the scratchpad.
+# weights), and with the GEMM kernel, when the sizes are whole panels, in
+# the kernel's packed panels (rnn.pxd): forward ldgOi32o (at AVX-512),
+# backward the same over i. The products then read the weights as they are,
+# with no packing per call, as oneDNN's packed and blocked RNN weights do.
+# `any` resolves to these; other layouts, sub-memories and bf16 are staged
+# through f32 copies in the scratchpad.
 
-cdef inline dnnl_format_tag_t driver_tag(const dnnl_primitive_desc *pd, int i) noexcept nogil:
-    """The layout the driver reads argument ARGS[i] in."""
-    if not is_fwd(pd) and (i == 3 or i == 4):
-        return dnnl_ldgoi
-    return <dnnl_format_tag_t>(dnnl_a + pd_md(pd, ARGS[i]).ndims - 1)
+cdef int64_t weights_panels(const rnn_shape_t *s, const gemm_kernel_t *uk,
+                            bint fwd) noexcept nogil:
+    """The panel width of the packed weights layouts, 0 for the plain ones."""
+    if uk == NULL:
+        return 0
+    if fwd:
+        return uk.nr if s.DHC % uk.nr == 0 else 0
+    return uk.nr if s.SLC % uk.nr == 0 and s.SIC % uk.nr == 0 else 0
 
 
-cdef inline bint staged(const md_t *md, dnnl_format_tag_t tag) noexcept nogil:
-    """Whether md needs an f32 dense copy in `tag` (an offset0 alone does
-    not: the driver gets the first element)."""
+cdef dnnl_status_t driver_md(const dnnl_primitive_desc *pd, int64_t wnr, int i,
+                             md_t *out) noexcept nogil:
+    """The f32 layout the driver reads argument ARGS[i] in (wnr: the panel
+    width of the weights, rnn_shape_t.wnr)."""
+    cdef const md_t *md = pd_md(pd, ARGS[i])
+    cdef bint fwd = is_fwd(pd)
+    cdef int order[5]
+    cdef dnnl_dim_t blk[1]
+    cdef dnnl_dim_t idx[1]
+    cdef dnnl_status_t st = md_init_by_tag(out, md.ndims, md.dims, dnnl_f32,
+                                           <dnnl_format_tag_t>(dnnl_a + md.ndims - 1))
+    if st != dnnl_success or not (i == 3 or i == 4):
+        return st
+    if wnr == 0:
+        return dnnl_success if fwd else md_set_tag(out, dnnl_ldgoi)
+    # (l, d, g, o / wnr, i, wnr o) forward; (l, d, i / wnr, g, o, wnr i) backward
+    blk[0] = wnr
+    if fwd:
+        order[:] = [0, 1, 3, 4, 2]
+        idx[0] = 4
+    else:
+        order[:] = [0, 1, 2, 3, 4]
+        idx[0] = 2
+    return md_set_blocked(out, order, 1, blk, idx)
+
+
+cdef inline bint staged(const md_t *md, const md_t *layout) noexcept nogil:
+    """Whether md needs an f32 copy in `layout` (an offset0 alone does not:
+    the driver gets the first element)."""
     cdef md_t x
     if md.ndims == 0:
         return False
     x = md[0]
     x.offset0 = 0
-    return not (md.data_type == dnnl_f32 and md_matches_tag(&x, tag))
+    return not (md.data_type == dnnl_f32 and md_equal(&x, layout))
 
 
 cdef dnnl_status_t check_types(const rnn_desc_t *d) noexcept nogil:
@@ -164,14 +198,26 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     cdef dnnl_dim_t ws_dims[1]
     cdef rnn_conf_t *conf
     cdef pd_arg_t *a
-    cdef const gemm_kernel_t *uk
+    cdef const gemm_kernel_t *uk = NULL
+    cdef md_t layout
+    cdef dnnl_status_t st
     if d.cell_kind != dnnl_vanilla_lstm:
         return fail(dnnl_unimplemented, "rnn: only the LSTM cell is implemented")
+    if gemm:
+        uk = gemm_kernel_for(pd_isa(pd))
+        if uk == NULL:
+            return fail(dnnl_unimplemented, "rnn: this build has no GEMM kernel for this "
+                        "ISA level")
     shape_of(d, &s)
+    s.wnr = weights_panels(&s, uk, fwd)
     for i in range(n):
         md = pd_md(pd, ARGS[i])
         if md_is_any(md):
-            md_set_tag(md, driver_tag(pd, i))
+            st = driver_md(pd, s.wnr, i, &layout)
+            if st == dnnl_success:
+                st = md_copy_layout(md, &layout)
+            if st != dnnl_success:
+                return st
     if not fwd:
         if pd.hint == NULL or not same_problem(rnn_desc(pd.hint), d) or \
                 pd.hint.desc.prop_kind != dnnl_forward_training:
@@ -183,11 +229,14 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     # stage copies first, then the state area (inference), then backward's work
     for i in range(n):
         md = pd_md(pd, ARGS[i])
-        if (not fwd and 8 <= i <= 10):
+        if (not fwd and 8 <= i <= 10) or md.ndims == 0:
             continue                # backward does not read dst_*
-        if staged(md, driver_tag(pd, i)) and (cydnnl_bytes_add_overflow(&scratch, md_nelems(md, False),
-                                                     sizeof(float))
-                           or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
+        st = driver_md(pd, s.wnr, i, &layout)
+        if st != dnnl_success:
+            return st
+        if staged(md, &layout) and (cydnnl_bytes_add_overflow(&scratch, md_nelems(md, False),
+                                                              sizeof(float))
+                                    or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
             return fail(dnnl_unimplemented, "rnn: the f32 copies do not fit in memory")
     conf = <rnn_conf_t *>pd_conf(pd, sizeof(rnn_conf_t))
     if conf == NULL:
@@ -196,19 +245,13 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     conf.ws_floats = ws
     conf.state_offset = -1
     conf.stage_offset = 0
-    conf.isa = 0
-    if gemm:
-        conf.isa = pd_isa(pd)
-        if gemm_kernel_for(conf.isa) == NULL:
-            return fail(dnnl_unimplemented, "rnn: this build has no GEMM kernel for this "
-                        "ISA level")
+    conf.isa = pd_isa(pd) if gemm else 0
     if fwd and pd.desc.prop_kind == dnnl_forward_inference:
         conf.state_offset = <int64_t>scratch
         if cydnnl_bytes_add_overflow(&scratch, ws, sizeof(float)) or \
                 cydnnl_bytes_add_overflow(&scratch, 64, 1):
             return fail(dnnl_unimplemented, "rnn: the state area does not fit in memory")
     conf.nthr = omp_get_max_threads()
-    uk = gemm_kernel_for(conf.isa) if gemm else NULL
     work = rnn_fwd_work_floats(&s, uk, conf.nthr) if fwd else \
         rnn_bwd_work_floats(&s, uk, conf.nthr)
     if cydnnl_bytes_add_overflow(&scratch, 64 - scratch % 64, 1):
@@ -243,22 +286,26 @@ cdef float *stage_in(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int i
     """Argument ARGS[i] as dense f32 in the driver's layout: its own
     buffer, or a copy in the scratchpad (loaded from the argument when
     `load`, else left for the kernels to write)."""
+    cdef const rnn_conf_t *conf = <const rnn_conf_t *>pd.conf
     cdef const md_t *md = pd_md(pd, ARGS[i])
-    cdef dnnl_format_tag_t tag = driver_tag(pd, i)
-    if md.ndims == 0:
+    cdef md_t layout
+    if md.ndims == 0 or driver_md(pd, conf.shape.wnr, i, &layout) != dnnl_success:
         return NULL
-    if not staged(md, tag):
+    if not staged(md, &layout):
         return <float *>ctx_data(ctx, ARGS[i])
-    return stage_f32(ctx_data(ctx, ARGS[i]), md, tag, scratch, load, st)
+    return stage_f32_as(ctx_data(ctx, ARGS[i]), md, &layout, scratch, load, st)
 
 
 cdef dnnl_status_t stage_out(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int i,
                              const float *data) noexcept nogil:
     cdef const md_t *md = pd_md(pd, ARGS[i])
-    cdef dnnl_format_tag_t tag = driver_tag(pd, i)
-    if not staged(md, tag):
+    cdef md_t layout
+    if md.ndims == 0 or driver_md(pd, 0, i, &layout) != dnnl_success:
         return dnnl_success
-    return unstage_f32(data, tag, ctx_data(ctx, ARGS[i]), md)
+    if not staged(md, &layout):     # outputs are never packed weights
+        return dnnl_success
+    return unstage_f32(data, <dnnl_format_tag_t>(dnnl_a + md.ndims - 1), ctx_data(ctx, ARGS[i]),
+                       md)
 
 
 cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd,
