@@ -83,10 +83,14 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const floa
 }
 
 /* The first `rows` rows of the tile: a tile at most half full runs the
-   half-height loop (an RNN's batch of 17 is a 12-row and a 6-row tile). */
+   half-height loop (an RNN's batch of 17 is a 12-row and a 6-row tile), a
+   tile one row short its own (an RNN batch of 11: no FMAs on a row that is
+   not there). */
 CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
                                   int64_t ldc, float alpha, float beta, int64_t rows) {
-    if (rows > CYDNNL_MR / 2)
+    if (rows == CYDNNL_MR - 1)
+        cydnnl_ukernel_mr(CYDNNL_MR - 1, kc, a, b, c, ldc, alpha, beta, rows);
+    else if (rows > CYDNNL_MR / 2)
         cydnnl_ukernel_mr(CYDNNL_MR, kc, a, b, c, ldc, alpha, beta, rows);
     else
         cydnnl_ukernel_mr(CYDNNL_MR / 2, kc, a, b, c, ldc, alpha, beta, rows);
