@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import dnnl  # noqa: E402
 import dnnl_c as c  # noqa: E402
+import rnn_ref  # noqa: E402
 from conv_ref import conv_fwd  # noqa: E402
 from helpers import (bf16_round, from_layout, make_md, make_memory, memory_bytes,  # noqa: E402
                      reorder, to_layout)
@@ -61,6 +62,59 @@ def conv_problem(src_dt):
     return run
 
 
+def lstm_problem(eng, strm):
+    """Forward training and backward of a one-layer LSTM (T3, N2, 32
+    channels: whole panels of every level, so `any` weights are the
+    kernel's packed panels), user weights in ldigo reordered to what each
+    pd asks, as the example does; the largest error of dst_layer,
+    diff_src_layer and diff_weights_layer against rnn_ref."""
+    rng = np.random.default_rng(3)
+    a = rnn_ref.make_args(rng, 3, 2, 32, 32)
+    a = {k: v.astype(np.float32) for k, v in a.items()}
+    dd = rnn_ref.make_diff_dst(rng, a, "unidirectional_left2right")
+    names = ("src_layer", "src_iter", "src_iter_c", "weights_layer", "weights_iter", "bias",
+             "dst_layer", "dst_iter", "dst_iter_c")
+    shape = {k: list(a[k].shape) for k in names if k in a}
+    shape.update(dst_layer=shape["src_layer"], dst_iter=shape["src_iter"],
+                 dst_iter_c=shape["src_iter_c"])
+    anyd = [dnnl.memory.desc(shape[k], dt.f32, tag.any) for k in names]
+    direction = dnnl.rnn_direction.unidirectional_left2right
+    fpd = dnnl.lstm_forward.primitive_desc(eng, dnnl.prop_kind.forward_training, direction,
+                                           *anyd)
+    bpd = dnnl.lstm_backward.primitive_desc(eng, dnnl.prop_kind.backward, direction, *anyd,
+                                            *anyd, fpd)
+
+    def mem(desc, value=None):
+        m = dnnl.memory(desc, eng)
+        if desc.get_data_type() == dt.f32:      # zeros: diff weights accumulate
+            m.write(np.zeros(desc.get_dims(), np.float32) if value is None else value)
+        return m
+
+    def weights(pd, k):
+        plain = mem(dnnl.memory.desc(shape[k], dt.f32, tag.ldigo), a[k])
+        m = mem(getattr(pd, k + "_desc")())
+        dnnl.reorder(plain, m).execute(strm, plain, m)
+        return m
+    arg = lambda k: getattr(dnnl, "DNNL_ARG_" + k.upper())  # noqa: E731
+    fm = {k: weights(fpd, k) if k.startswith("weights") else
+          mem(getattr(fpd, k + "_desc")(), a.get(k)) for k in names}
+    ws = mem(fpd.workspace_desc())
+    dnnl.lstm_forward(fpd).execute(strm, {**{arg(k): m for k, m in fm.items()},
+                                          dnnl.DNNL_ARG_WORKSPACE: ws})
+    bm = {**fm, **{k: weights(bpd, k) for k in ("weights_layer", "weights_iter")}}
+    dm = {"diff_" + k: mem(getattr(bpd, "diff_" + k + "_desc")(), dd.get("diff_" + k))
+          for k in names}
+    dnnl.lstm_backward(bpd).execute(strm, {**{arg(k): m for k, m in {**bm, **dm}.items()},
+                                           dnnl.DNNL_ARG_WORKSPACE: ws})
+    strm.wait()
+    want = {**rnn_ref.lstm_forward(a), **rnn_ref.lstm_backward({**a, **dd})}
+    got = {"dst_layer": fm["dst_layer"], "diff_src_layer": dm["diff_src_layer"],
+           "diff_weights_layer": dm["diff_weights_layer"]}
+    err = max(float(np.max(np.abs(m.read(np.float32).reshape(want[k].shape) - want[k])))
+              for k, m in got.items())
+    return fpd.impl_info_str(), err
+
+
 # name -> (implementation prefix, the levels it has kernels for, the problem:
 # run(engine, stream) -> (implementation name, max abs error vs NumPy), and
 # the largest error allowed). A family converted to per-level kernels adds
@@ -69,6 +123,7 @@ PROBLEMS = {
     "convolution_f32": ("gemm", ("sse41", "avx2", "avx512_core"), conv_problem(dt.f32), 1e-5),
     "convolution_bf16": ("gemm", ("sse41", "avx2", "avx512_core", "avx512_core_bf16"),
                          conv_problem(dt.bf16), 1e-5),
+    "lstm_f32": ("gemm", ("sse41", "avx2", "avx512_core"), lstm_problem, 1e-4),
 }
 
 
