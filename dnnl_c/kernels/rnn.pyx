@@ -440,9 +440,11 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                               cprev, c + t * N * DHC, dcell, DHC if s.projection else DIC,
                               dc, dg_all + t * N * GD,
                               a.diff_weights_peephole + ld * 3 * DHC if s.peephole else NULL)
-                # the gradient reaching h_{t-1}: N x SIC
-                mm_packed(&pk, N, SIC, GD, dg_all + t * N * GD, GD,
-                          a.weights_iter + ld * GD * SIC, b'N', SIC, 0.0, dh, SIC)
+                # the gradient reaching h_{t-1}: N x SIC; the first step's is
+                # diff_src_iter's alone
+                if st < T - 1 or a.diff_src_iter != NULL:
+                    mm_packed(&pk, N, SIC, GD, dg_all + t * N * GD, GD,
+                              a.weights_iter + ld * GD * SIC, b'N', SIC, 0.0, dh, SIC)
             if a.diff_src_iter != NULL:
                 memcpy(a.diff_src_iter + ld * N * SIC, dh, N * SIC * sizeof(float))
             if a.diff_src_iter_c != NULL:
