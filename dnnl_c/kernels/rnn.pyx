@@ -163,8 +163,9 @@ cdef struct packed_t:
 cdef void iter_weights(packed_t *p, const rnn_shape_t *s, const float *w, char trans,
                        int64_t ld, int64_t k, int64_t n) noexcept nogil:
     """p.b: the weights as they are when they come packed, else packed
-    into p.area."""
+    into p.area; NULL without a kernel."""
     cdef gemm_operand_t b = matrix_operand(w, dnnl_f32, trans, ld)
+    p.b = NULL
     if s.wnr != 0:
         p.b = w
     elif p.uk != NULL:
@@ -172,27 +173,21 @@ cdef void iter_weights(packed_t *p, const rnn_shape_t *s, const float *w, char t
         p.b = p.area
 
 
-cdef void mm_weights(const packed_t *p, const rnn_shape_t *s, int64_t m, int64_t n, int64_t k,
-                     const float *a, int64_t lda, const float *w, int64_t ldw, float beta,
+cdef inline const float *panels_of(const rnn_shape_t *s, const float *w) noexcept nogil:
+    """Weights that come in the kernel's panels, else NULL."""
+    return w if s.wnr != 0 else NULL
+
+
+cdef void mm_weights(const packed_t *p, int64_t m, int64_t n, int64_t k, const float *a,
+                     int64_t lda, const float *panels, const float *w, int64_t ldw, float beta,
                      float *c, int64_t ldc) noexcept nogil:
-    """C = A W + beta C over all steps, W plain ('N', ldw) or packed (s.wnr)."""
+    """C = A W + beta C: from W's packed panels when there are some (and a
+    kernel), else from W plain ('N', ldw)."""
     cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, b'N', lda)
-    if s.wnr != 0 and k > 0:
-        gemm_packed_b(p.uk, m, n, k, 1.0, &oa, w, beta, c, ldc, p.nthr, p.work)
+    if panels != NULL and p.uk != NULL and k > 0:
+        gemm_packed_b(p.uk, m, n, k, 1.0, &oa, panels, beta, c, ldc, p.nthr, p.work)
     else:
         mm(p.uk, b'N', b'N', m, n, k, a, lda, w, ldw, beta, c, ldc)
-
-
-cdef void mm_packed(const packed_t *p, int64_t m, int64_t n, int64_t k, const float *a,
-                    int64_t lda, const float *w, char trans, int64_t ldw, float beta, float *c,
-                    int64_t ldc) noexcept nogil:
-    """C = A op(W) + beta C with W as iter_weights gave it (plain loops
-    from w itself without a kernel)."""
-    cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, b'N', lda)
-    if p.uk == NULL or k == 0:
-        mm(NULL, b'N', trans, m, n, k, a, lda, w, ldw, beta, c, ldc)
-        return
-    gemm_packed_b(p.uk, m, n, k, 1.0, &oa, p.b, beta, c, ldc, p.nthr, p.work)
 
 
 cdef inline bint left2right(const rnn_shape_t *s, int d) noexcept nogil:
@@ -240,7 +235,7 @@ cdef void fwd_step(const rnn_cell_t *cell, const packed_t *p, const rnn_shape_t 
     cdef gemm_operand_t oa = matrix_operand(hprev, dnnl_f32, b'N', ldh)
     if chunk == 0:
         if hprev != NULL:
-            mm_packed(p, N, GD, SIC, hprev, ldh, w_iter, b'N', GD, 1.0, g, GD)
+            mm_weights(p, N, GD, SIC, hprev, ldh, p.b, w_iter, GD, 1.0, g, GD)
         cell.fwd(N, DHC, 0, DHC, g, GD, bias, peep, cprev, DHC, c, DHC, hout, DHC, 1)
         return
     nch = (DHC + chunk - 1) // chunk
@@ -279,6 +274,7 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
     cdef int64_t T = s.T, N = s.N, GD = s.G * s.DHC, DHC = s.DHC, DIC = s.DIC, SIC = s.SIC
     cdef int64_t l, d, ld, st, t, tp, ldh
     cdef const float *x
+    cdef const float *w
     cdef const float *hprev
     cdef const float *cprev
     cdef float *g
@@ -302,8 +298,8 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
             h = a.ws + m.h + ld * T * N * DIC
             hp = a.ws + m.hpre + ld * T * N * DHC
             # all time steps' layer products at once
-            mm_weights(&pk, s, T * N, GD, s.SLC, x, s.SLC, a.weights_layer + ld * s.SLC * GD,
-                       GD, 0.0, g, GD)
+            w = a.weights_layer + ld * s.SLC * GD
+            mm_weights(&pk, T * N, GD, s.SLC, x, s.SLC, panels_of(s, w), w, GD, 0.0, g, GD)
             if a.src_iter != NULL or T > 1:
                 iter_weights(&pk, s, a.weights_iter + ld * SIC * GD, b'N', GD, SIC, GD)
             for st in range(T):
@@ -367,6 +363,7 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
     cdef float *dx
     cdef float dx_beta
     cdef const float *x
+    cdef const float *w
     cdef const float *g
     cdef const float *c
     cdef const float *h
@@ -443,15 +440,15 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                 # the gradient reaching h_{t-1}: N x SIC; the first step's is
                 # diff_src_iter's alone
                 if st < T - 1 or a.diff_src_iter != NULL:
-                    mm_packed(&pk, N, SIC, GD, dg_all + t * N * GD, GD,
-                              a.weights_iter + ld * GD * SIC, b'N', SIC, 0.0, dh, SIC)
+                    mm_weights(&pk, N, SIC, GD, dg_all + t * N * GD, GD, pk.b,
+                               a.weights_iter + ld * GD * SIC, SIC, 0.0, dh, SIC)
             if a.diff_src_iter != NULL:
                 memcpy(a.diff_src_iter + ld * N * SIC, dh, N * SIC * sizeof(float))
             if a.diff_src_iter_c != NULL:
                 memcpy(a.diff_src_iter_c + ld * N * DHC, dc, N * DHC * sizeof(float))
             # over all steps: the layer input's gradient and the weights'
-            mm_weights(&pk, s, TN, SLC, GD, dg_all, GD, a.weights_layer + ld * GD * SLC, SLC,
-                       dx_beta, dx, ldx)
+            w = a.weights_layer + ld * GD * SLC
+            mm_weights(&pk, TN, SLC, GD, dg_all, GD, panels_of(s, w), w, SLC, dx_beta, dx, ldx)
             mm(uk, b'T', b'N', SLC, GD, TN, x, SLC, dg_all, GD, 1.0,
                a.diff_weights_layer + ld * SLC * GD, GD)
             # diff W_iter += sum over t of h_{t-1}^T dG_t. h_{t-1} of the steps
