@@ -37,6 +37,10 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
         # the first `rows` (1..mr) rows of a tile of C
         void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
                         float alpha, float beta, int64_t rows) noexcept nogil
+        # the same with A read in place: element (i, p) is a[i * rs + off[p]]
+        void (*ukernel_strided)(int64_t kc, const float *a, int64_t rs, const int64_t *off,
+                                const float *b, float *c, int64_t ldc, float alpha,
+                                float beta, int64_t rows) noexcept nogil
         # bf16 dot products (avx512_core_bf16; NULL below)
         void (*pack_pairs)(const float *src, int64_t kc, int64_t w,
                            uint32_t *dst) noexcept nogil

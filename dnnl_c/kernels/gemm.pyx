@@ -433,6 +433,18 @@ cdef void pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0, i
 
 # -- the blocked product
 
+cdef inline void edge_out(const float *edge, int64_t NR, int64_t rows, int64_t cols, float beta,
+                          float *c, int64_t ldc) noexcept nogil:
+    """A tile short of columns, computed into the scratch tile, into C."""
+    cdef int64_t i, j
+    for i in range(rows):
+        for j in range(cols):
+            if beta == 0:
+                c[i * ldc + j] = edge[i * NR + j]
+            else:
+                c[i * ldc + j] = edge[i * NR + j] + beta * c[i * ldc + j]
+
+
 cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t kc,
                        float alpha, const float *ap, const float *bp, float beta, float *c,
                        int64_t ldc, float *edge, bint pairs, int64_t bps) noexcept nogil:
@@ -463,13 +475,56 @@ cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t 
                 uk.ukernel(kc, ap + ir * kc, bp + tj * bps, dst, ld, alpha,
                            beta if dst != edge else 0.0, rows)
             if dst == edge:
-                for i in range(rows):
-                    for j in range(cols):
-                        if beta == 0:
-                            c[(ir + i) * ldc + jr + j] = edge[i * NR + j]
-                        else:
-                            c[(ir + i) * ldc + jr + j] = edge[i * NR + j] + \
-                                beta * c[(ir + i) * ldc + jr + j]
+                edge_out(edge, NR, rows, cols, beta, c + ir * ldc + jr, ldc)
+
+
+cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a, int64_t i0,
+                               int64_t mc, int64_t p0, int64_t kc, const int64_t *toff,
+                               int64_t nc, float alpha, const float *bp, float beta, float *c,
+                               int64_t ldc, float *ap, float *edge) noexcept nogil:
+    """C[i0 : i0+mc, :nc] (c at row i0) with f32 patches as A: tiles cut at
+    output-row ends into near-equal heights (55 pixels as 5 x 11, not
+    4 x 12 + 7); a tile whose windows lie inside src is read there in place
+    (ukernel_strided), any other is packed into ap first."""
+    cdef const conv_geom_t *g = a.geom
+    cdef const float *src = <const float *>a.ptr
+    cdef int64_t MR = uk.mr, NR = uk.nr, rs = g.sw * g.pix_stride
+    cdef int64_t i = 0, seg, ntiles, q, rows, org, tj, jr, cols, r, j
+    cdef bint inside
+    cdef float *dst
+    cdef int64_t ld
+    while i < mc:
+        seg = g.ow - (i0 + i) % g.ow
+        if seg > mc - i:
+            seg = mc - i
+        ntiles = (seg + MR - 1) // MR
+        q = 0
+        while q < seg:
+            rows = (seg - q) // ntiles
+            ntiles -= 1
+            inside = run_inside(g, i0 + i + q, rows, &org)
+            if not inside:
+                pixel_runs(a, i0 + i + q, rows, p0, kc, toff, ap, MR)
+                for r in range(kc):
+                    for j in range(rows, MR):
+                        ap[r * MR + j] = 0
+            for tj in range((nc + NR - 1) // NR):
+                jr = tj * NR
+                cols = nc - jr if nc - jr < NR else NR
+                if cols == NR:
+                    dst, ld = c + (i + q) * ldc + jr, ldc
+                else:
+                    dst, ld = edge, NR
+                if inside:
+                    uk.ukernel_strided(kc, src + org, rs, toff, bp + tj * kc * NR, dst, ld,
+                                       alpha, beta if dst != edge else 0.0, rows)
+                else:
+                    uk.ukernel(kc, ap, bp + tj * kc * NR, dst, ld, alpha,
+                               beta if dst != edge else 0.0, rows)
+                if dst == edge:
+                    edge_out(edge, NR, rows, cols, beta, c + (i + q) * ldc + jr, ldc)
+            q += rows
+        i += seg
 
 
 cdef void to_pairs(const gemm_kernel_t *uk, const float *panels, int64_t n, int64_t w,
@@ -516,6 +571,10 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
     cdef float *bp2 = ap2 + MC * ((kcb + 1) // 2)
     cdef int64_t jc, pc, ic, nc, kc, mc, i, j
     cdef float b_beta
+    # f32 patches as A are read in place (no im2col panels) where they can be
+    cdef bint strided = (a.kind == OPND_PATCHES and a.trans == b'N' and a.src_dt == dnnl_f32
+                         and not pairs)
+    cdef int64_t toff[KMAX]
     jc = n0
     while jc < n1:
         nc = n1 - jc if n1 - jc < ncb else ncb
@@ -530,6 +589,12 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
             if pairs:
                 to_pairs(uk, bp, nc, uk.nr, kc, bp2)
             b_beta = beta if pc == 0 else 1.0
+            if strided:     # nothing packed to keep in cache: all rows at once
+                tap_offsets(a.geom, pc, kc, toff)
+                macro_kernel_patches(uk, a, m0, m1 - m0, pc, kc, toff, nc, alpha, bp, b_beta,
+                                     c + m0 * ldc + jc, ldc, ap, edge)
+                pc += kc
+                continue
             for ic in range(m0, m1, MC):
                 mc = m1 - ic if m1 - ic < MC else MC
                 pack_a(uk, a, ic, mc, pc, kc, ap)

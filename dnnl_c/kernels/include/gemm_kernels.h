@@ -95,7 +95,70 @@ CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, fl
     else
         cydnnl_ukernel_mr(CYDNNL_MR / 2, kc, a, b, c, ldc, alpha, beta, rows);
 }
+/* The same with A read in place, not packed: element (i, p) of the tile is
+   a[i * rs + off[p]] (a convolution's source under the windows of `rows`
+   output pixels of one row, rs apart: its patches without an im2col copy).
+   Exactly `rows` rows are read, so the loop runs at the tile's own height. */
+CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, const float *a,
+                                                    int64_t rs, const int64_t *off,
+                                                    const float *b, float *c, int64_t ldc,
+                                                    float alpha, float beta) {
+    cydnnl_vf acc[CYDNNL_MR][2];
+    cydnnl_prefetch_tile(c, ldc, mr);
+    for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
+    for (int64_t p = 0; p < kc; ++p) {
+        const float *ap = a + off[p];
+        cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
+        #pragma GCC unroll 16
+        for (int i = 0; i < mr; ++i) {
+            float v = ap[i * rs];
+            acc[i][0] += v * b0;
+            acc[i][1] += v * b1;
+        }
+        b += CYDNNL_NR;
+    }
+    #pragma GCC unroll 16
+    for (int i = 0; i < mr; ++i) {
+        float *r = c + i * ldc;
+        if (beta == 0.f) {
+            cydnnl_st(r, alpha * acc[i][0]);
+            cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1]);
+        } else {
+            cydnnl_st(r, alpha * acc[i][0] + beta * cydnnl_ld(r));
+            cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1] + beta * cydnnl_ld(r + CYDNNL_VEC));
+        }
+    }
+}
+
+#define CYDNNL_STRIDED_CASE(n)                                                            \
+    case n: cydnnl_ukernel_strided_mr(n < CYDNNL_MR ? n : CYDNNL_MR, kc, a, rs, off, b, c, \
+                                      ldc, alpha, beta); break;
+CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs,
+                                          const int64_t *off, const float *b, float *c,
+                                          int64_t ldc, float alpha, float beta, int64_t rows) {
+    switch (rows) {
+        CYDNNL_STRIDED_CASE(1) CYDNNL_STRIDED_CASE(2) CYDNNL_STRIDED_CASE(3)
+        CYDNNL_STRIDED_CASE(4) CYDNNL_STRIDED_CASE(5) CYDNNL_STRIDED_CASE(6)
+#if CYDNNL_MR > 6
+        CYDNNL_STRIDED_CASE(7) CYDNNL_STRIDED_CASE(8) CYDNNL_STRIDED_CASE(9)
+        CYDNNL_STRIDED_CASE(10) CYDNNL_STRIDED_CASE(11) CYDNNL_STRIDED_CASE(12)
+#endif
+        default: break;
+    }
+}
+#undef CYDNNL_STRIDED_CASE
 #else
+CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs,
+                                          const int64_t *off, const float *b, float *c,
+                                          int64_t ldc, float alpha, float beta, int64_t rows) {
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < CYDNNL_NR; ++j) {
+            float acc = 0.f;
+            for (int64_t p = 0; p < kc; ++p) acc += a[i * rs + off[p]] * b[p * CYDNNL_NR + j];
+            c[i * ldc + j] = alpha * acc + (beta == 0.f ? 0.f : beta * c[i * ldc + j]);
+        }
+}
+
 CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, float *c,
                                   int64_t ldc, float alpha, float beta, int64_t rows) {
     float acc[CYDNNL_MR][CYDNNL_NR] = {{0}};

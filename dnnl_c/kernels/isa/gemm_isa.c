@@ -11,6 +11,12 @@ static void ukernel(int64_t kc, const float *a, const float *b, float *c, int64_
     cydnnl_ukernel(kc, a, b, c, ldc, alpha, beta, rows);
 }
 
+static void ukernel_strided(int64_t kc, const float *a, int64_t rs, const int64_t *off,
+                            const float *b, float *c, int64_t ldc, float alpha, float beta,
+                            int64_t rows) {
+    cydnnl_ukernel_strided(kc, a, rs, off, b, c, ldc, alpha, beta, rows);
+}
+
 #ifdef CYDNNL_GEMM_BF16_DOT
 static void pack_pairs(const float *src, int64_t kc, int64_t w, uint32_t *dst) {
     cydnnl_pack_pairs(src, kc, w, dst);
@@ -35,6 +41,5 @@ static void pack_cols(const float *src, int64_t ld, int64_t kc, int64_t n, float
     cydnnl_pack_cols(src, ld, kc, n, dst, w);
 }
 
-const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {CYDNNL_MR, CYDNNL_NR, ukernel,
-                                                                CYDNNL_PAIRS, pack_rows,
-                                                                pack_cols};
+const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {
+    CYDNNL_MR, CYDNNL_NR, ukernel, ukernel_strided, CYDNNL_PAIRS, pack_rows, pack_cols};
