@@ -138,6 +138,9 @@ GEOMS = [
     # output rows longer than a tile: f32 patches read in place, row by row
     (3, (1, 7, 131), (1, 3, 5), (1, 2, 4), (0, 0, 0), (0, 1, 0)),
     (2, (1, 3, 100), (1, 3, 3), (1, 1, 1), (0, 0, 0), (0, 1, 1)),
+    # no padding: the weight gradient's P^T . X reads P in place too
+    (3, (1, 13, 60), (1, 3, 11), (1, 2, 4), (0, 0, 0), (0, 0, 0)),
+    (6, (2, 5, 9), (2, 2, 3), (1, 1, 2), (0, 1, 0), (0, 0, 0)),
 ]
 
 
@@ -154,7 +157,7 @@ def geometry(icg, ins, ks, ss, ds, ps):
 @pytest.mark.parametrize("dt", ["f32", "bf16"])
 @pytest.mark.parametrize("cl", [False, True])
 @pytest.mark.parametrize("case", range(len(GEOMS)))
-@pytest.mark.parametrize("use", ["P.X", "X.PT", "XT.P", "PT.X"])
+@pytest.mark.parametrize("use", ["P.X", "X.PT", "XT.P", "PT.X", "PT.X in place"])
 def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
     from helpers import bf16_bits, bf16_to_f32
     g = geometry(*GEOMS[case])
@@ -180,6 +183,8 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
     pix, taps = P.shape
     other = 37
     X = rng.standard_normal((taps if use in ("P.X", "X.PT") else pix, other)).astype(np.float32)
+    if use == "PT.X in place":
+        X = X.T.copy()      # X stored transposed, as a channels-first dY is
     if dt == "bf16":
         X = bf16_to_f32(bf16_bits(X))
     # (P's trans, P's side, X's trans, the product, (m, n, k))
@@ -188,10 +193,16 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
         "X.PT": ("T", "right", "T", lambda: X.T @ P.T, (other, pix, taps)),
         "XT.P": ("N", "right", "T", lambda: X.T @ P, (other, taps, pix)),
         "PT.X": ("T", "left", "N", lambda: P.T @ X, (taps, other, pix)),
+        "PT.X in place": ("N", "in_place", "T", lambda: P.T @ X.T, (taps, other, pix)),
     }[use]
     want = want()
     Xarg = bf16_bits(X) if dt == "bf16" else X.reshape(-1)
     c = np.full((mnk[0], mnk[1] + 3), 7.0, np.float32)
-    kernels.gemm_patches(view, g, trans, side, Xarg.reshape(-1), xt, other, *mnk, c, threaded, isa)
+    in_place = kernels.gemm_patches(view, g, trans, side, Xarg.reshape(-1), xt,
+                                    pix if use == "PT.X in place" else other, *mnk, c, threaded,
+                                    isa)
+    # in place: f32, every window inside src, tiles of 4 or more taps
+    assert in_place == (use == "PT.X in place" and dt == "f32" and max(g["kw"], icg) >= 4
+                        and g["pd"] == g["ph"] == g["pw"] == 0)
     np.testing.assert_allclose(c[:, :mnk[1]], want, rtol=1e-4, atol=1e-4 * np.sqrt(mnk[2]))
     assert np.all(c[:, mnk[1]:] == 7.0)

@@ -11,7 +11,7 @@ from dnnl_c.dnnl_types cimport dnnl_bf16, dnnl_f32
 from dnnl_c.kernels.reorder cimport reorder_linear
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
-                                  patches_operand)
+                                  patches_operand, patches_t_in_place, gemm_patches_t)
 
 
 cdef inline int64_t div_up(int64_t a, int64_t b) noexcept nogil:
@@ -423,10 +423,21 @@ cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *di
             bwd_data_one(s, lay, job // s.g, job % s.g, diff_src, wei, diff_dst, work, True)
 
 
+cdef bint bwd_weights_in_place(const conv_shape_t *s, conv_layout_t lay, int nthr) noexcept nogil:
+    """Whether the weight gradient reads its patches in place, as dW^T (taps
+    x OCg, per group) = P^T . dY: one thread per image, so with images for
+    every thread."""
+    cdef conv_geom_t geom
+    cdef gemm_operand_t a = patches(s, lay, <const void *>NULL, &geom)
+    return (nthr < 2 or s.mb >= 2) and patches_t_in_place(lay.uk, &a)
+
+
 cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
                                  const void *src, float *acc_w, float *acc_b,
-                                 const void *diff_dst, bint first, bint parallel) noexcept nogil:
-    """acc_w[g] (+)= dY^T . A and acc_b[g] (+)= sums of dY, for image n."""
+                                 const void *diff_dst, bint first, bint parallel,
+                                 bint in_place) noexcept nogil:
+    """acc_w[g] (+)= dY^T . A (in_place: its transpose) and acc_b[g] (+)=
+    sums of dY, for image n."""
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
     cdef conv_geom_t geom
     cdef gemm_operand_t a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, g)), &geom)
@@ -434,9 +445,15 @@ cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64
     cdef float *b = acc_b + g * s.ocg
     cdef float sum
     # dY^T as OCg x P; A as P x K
-    gemm(&lay, parallel, matrix_operand(dy, lay.dst_dt, b'T' if lay.dst_cl else b'N',
-                                  oc_all if lay.dst_cl else osp),
-         a, s.ocg, k, osp, 0.0 if first else 1.0, acc_w + g * s.ocg * k, k)
+    cdef gemm_operand_t dyt = matrix_operand(dy, lay.dst_dt, b'T' if lay.dst_cl else b'N',
+                                             oc_all if lay.dst_cl else osp)
+    cdef gemm_operand_t dy_op = transposed(dyt)      # dY as P x OCg
+    if in_place:
+        gemm_patches_t(lay.uk, &a, &dy_op, s.ocg, 0.0 if first else 1.0,
+                       acc_w + g * s.ocg * k, s.ocg)
+    else:
+        gemm(&lay, parallel, dyt, a, s.ocg, k, osp, 0.0 if first else 1.0,
+             acc_w + g * s.ocg * k, k)
     if first:
         for oc in range(s.ocg):
             b[oc] = 0
@@ -459,11 +476,16 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
     cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
     cdef int64_t t, n, g, i, n0, n1, chunk
     cdef float *acc
+    cdef bint in_place = bwd_weights_in_place(s, lay, nthr)
     if s.mb < 2 or nthr < 2:
         # one accumulator, parallel GEMMs
         for n in range(s.mb):
             for g in range(s.g):
-                bwd_weights_one(s, lay, n, g, src, diff_wei, work + nw, diff_dst, n == 0, True)
+                bwd_weights_one(s, lay, n, g, src, work if in_place else diff_wei, work + nw,
+                                diff_dst, n == 0, True, in_place)
+        if in_place:
+            for i in prange(nw, schedule='static', num_threads=nthr):
+                diff_wei[i] = work[transposed_at(s, i)]
         if diff_bias != NULL:
             memcpy(diff_bias, work + nw, nb * sizeof(float))
         return
@@ -477,12 +499,21 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
         n1 = n0 + chunk if n0 + chunk < s.mb else s.mb
         for n in range(n0, n1):
             for g in range(s.g):
-                bwd_weights_one(s, lay, n, g, src, acc, acc + nw, diff_dst, n == n0, False)
+                bwd_weights_one(s, lay, n, g, src, acc, acc + nw, diff_dst, n == n0, False,
+                                in_place)
     for i in prange(nw, schedule='static', num_threads=nthr):
-        diff_wei[i] = sum_threads(work + i, per, nthr, chunk, s.mb)
+        diff_wei[i] = sum_threads(work + (transposed_at(s, i) if in_place else i), per, nthr,
+                                  chunk, s.mb)
     if diff_bias != NULL:
         for i in range(nb):
             diff_bias[i] = sum_threads(work + nw + i, per, nthr, chunk, s.mb)
+
+
+cdef inline int64_t transposed_at(const conv_shape_t *s, int64_t i) noexcept nogil:
+    """Where weight i (g, oc, tap) is in an accumulator of dW^T per group."""
+    cdef int64_t k = col_rows(s), per_g = s.ocg * k
+    cdef int64_t g = i // per_g, oc = (i % per_g) // k, t = i % k
+    return g * per_g + t * s.ocg + oc
 
 
 cdef inline float sum_threads(const float *p, size_t stride, int nthr, int64_t chunk,

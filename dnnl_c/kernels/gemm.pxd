@@ -94,3 +94,11 @@ cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int
                              int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
                              const float *bp, float beta, float *c, int64_t ldc,
                              float *work) noexcept nogil
+
+# C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the f32
+# patch matrix of `a` read in place (a convolution's weight gradient as
+# dW^T = P^T . dY), when patches_t_in_place(uk, a): every window inside src.
+cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a) noexcept nogil
+cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                         const gemm_operand_t *b, int64_t n, float beta, float *c,
+                         int64_t ldc) noexcept nogil

@@ -673,6 +673,110 @@ cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, floa
     cydnnl_thread_scratch_done(work)
 
 
+# -- P^T . B with the patches read in place (a convolution's weight gradient,
+# dW^T = P^T . dY): rows of C are taps, k runs over pixels. A tile of C is
+# up to MR taps along one tap index (kw, or the channel) whose elements lie a
+# fixed stride apart in src, so the strided micro-kernel reads them where
+# they are, pixel after pixel through a table of window origins.
+
+DEF KCP = 256        # pixels per k block
+
+
+cdef inline void tap_run_dim(const conv_geom_t *g, int64_t *count, int64_t *rstride,
+                             int64_t *tstride) noexcept nogil:
+    """The tap index a tile runs along: kw or the channel, the longer; its
+    length, stride in src and stride in tap order."""
+    cdef int64_t ksp = g.kd * g.kh * g.kw
+    if g.kw >= g.icg:
+        count[0], rstride[0] = g.kw, (g.dw + 1) * g.pix_stride
+        tstride[0] = g.icg if g.cl else 1
+    else:
+        count[0], rstride[0] = g.icg, g.c_stride
+        tstride[0] = 1 if g.cl else ksp
+
+
+cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a) noexcept nogil:
+    """Whether gemm_patches_t takes this patch operand: f32, every window
+    inside src, tiles of at least 4 taps."""
+    cdef const conv_geom_t *g = a.geom
+    cdef int64_t count, rs, ts
+    if (a.kind != OPND_PATCHES or a.src_dt != dnnl_f32 or uk.ukernel_strided == NULL
+            or g.pd != 0 or g.ph != 0 or g.pw != 0):
+        return False
+    if ((g.od - 1) * g.sd + (g.kd - 1) * (g.dd + 1) >= g.id
+            or (g.oh - 1) * g.sh + (g.kh - 1) * (g.dh + 1) >= g.ih
+            or (g.ow - 1) * g.sw + (g.kw - 1) * (g.dw + 1) >= g.iw):
+        return False
+    tap_run_dim(g, &count, &rs, &ts)
+    return count >= 4
+
+
+cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                         const gemm_operand_t *b, int64_t n, float beta, float *c,
+                         int64_t ldc) noexcept nogil:
+    """C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the
+    patches of `a` (patches_t_in_place), op(B) pixels x n."""
+    cdef const conv_geom_t *g = a.geom
+    cdef const float *src = <const float *>a.ptr
+    cdef int64_t npix = g.od * g.oh * g.ow, ntaps = g.icg * g.kd * g.kh * g.kw
+    cdef int64_t NR = uk.nr, MR = uk.mr, npan = (n + NR - 1) // NR
+    cdef int64_t count, rs, ts, kcb = even_split(npix, KCP, 1), pc, kc, p, t, c0, kd, kh, kw
+    cdef int64_t q, rows, ntiles, tj, jr, cols, od, oh, ow, i, j
+    cdef int64_t toff[1]
+    cdef float bt
+    cdef float *dst
+    cdef int64_t ld
+    cdef float *bp = <float *>cydnnl_thread_scratch(
+        (kcb * npan * NR + MAX_MR * MAX_NR) * sizeof(float) + kcb * sizeof(int64_t) + 64)
+    cdef float *edge
+    cdef int64_t *org
+    if bp == NULL:
+        for t in range(ntaps):
+            for j in range(n):
+                bt = 0
+                for p in range(npix):
+                    bt = bt + opnd_get(a, p, t) * opnd_get(b, p, j)
+                c[t * ldc + j] = bt + (0 if beta == 0 else beta * c[t * ldc + j])
+        return
+    edge = bp + kcb * npan * NR
+    org = <int64_t *>(edge + MAX_MR * MAX_NR)
+    tap_run_dim(g, &count, &rs, &ts)
+    pc = 0
+    od = oh = ow = 0
+    while pc < npix:
+        kc = npix - pc if npix - pc < kcb else kcb
+        for p in range(kc):     # window origins of pixels pc ...
+            org[p] = ((od * g.sd * g.ih + oh * g.sh) * g.iw + ow * g.sw) * g.pix_stride
+            next_pixels(g, 1, &od, &oh, &ow)
+        pack_b(uk, b, pc, kc, 0, n, bp)
+        bt = beta if pc == 0 else 1.0
+        for t in range(ntaps):
+            tap_of(g, t, &c0, &kd, &kh, &kw)
+            if (kw if count == g.kw else c0) != 0:
+                continue        # not the first tap of a run
+            tap_offsets(g, t, 1, toff)
+            q = 0
+            ntiles = (count + MR - 1) // MR
+            while q < count:
+                rows = (count - q) // ntiles
+                ntiles -= 1
+                for tj in range(npan):
+                    jr = tj * NR
+                    cols = n - jr if n - jr < NR else NR
+                    if cols == NR:
+                        dst, ld = c + (t + q * ts) * ldc + jr, ts * ldc
+                    else:
+                        dst, ld = edge, NR
+                    uk.ukernel_strided(kc, src + toff[0] + q * rs, rs, org, bp + tj * kc * NR,
+                                       dst, ld, 1.0, bt if dst != edge else 0.0, rows)
+                    if dst == edge:
+                        edge_out(edge, NR, rows, cols, bt, c + (t + q * ts) * ldc + jr,
+                                 ts * ldc)
+                q += rows
+        pc += kc
+    cydnnl_thread_scratch_done(bp)
+
+
 cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, int64_t n,
                 int64_t k, float alpha, const float *a, int64_t lda, const float *b,
                 int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil:

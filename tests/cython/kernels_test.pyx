@@ -32,13 +32,15 @@ def tile(int isa):
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
-                                  patches_operand)
+                                  patches_operand, patches_t_in_place, gemm_patches_t)
 
 
 def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, long ld_other,
                  long m, long n, long k, float[:, ::1] c, bint threaded, int isa):
     """C = P . X or X . P with P the patch matrix of `src` (f32, or bf16 bits
-    as uint16) under `geom`; X a matrix (f32, or bf16 bits)."""
+    as uint16) under `geom`; X a matrix (f32, or bf16 bits). side "in_place":
+    C = P^T . X by gemm_patches_t (trans "N") when it takes P, else by
+    gemm_ex; returns whether gemm_patches_t did."""
     cdef conv_geom_t g
     g.icg, g.id, g.ih, g.iw = geom["icg"], geom["id"], geom["ih"], geom["iw"]
     g.od, g.oh, g.ow = geom["od"], geom["oh"], geom["ow"]
@@ -56,11 +58,18 @@ def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, lo
     cdef float *pc = &c[0, 0]
     cdef long ldc = c.shape[1]
     cdef const gemm_kernel_t *uk = kernel(isa)
+    cdef bint in_place = side == "in_place" and patches_t_in_place(uk, &p)
+    cdef bint left = side in ("left", "in_place")
+    if side == "in_place" and not in_place:
+        p.trans = b'T'
     with nogil:
-        if side == "left":
+        if in_place:
+            gemm_patches_t(uk, &p, &x, n, 0.0, pc, ldc)
+        elif left:
             gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded)
         else:
             gemm_ex(uk, m, n, k, 1.0, &x, &p, 0.0, pc, ldc, threaded)
+    return in_place
 
 
 import numpy as np
