@@ -22,8 +22,8 @@ cdef void reorder_tables(const char *src, int src_dt, char *dst, int dst_dt,
                          int inner) noexcept nogil
 
 # Between a plain layout and one whose only block is on the channel dim
-# (nChw8c, nCdhw16c, ...): spatial dims flattened to S with stride s_s on
-# each side. to_blocked: plain -> blocked, zeroing channels [ch, padded_ch)
+# (nChw8c, nCdhw16c, ...; channels-last nhwc is one block of all channels):
+# spatial dims flattened to S with stride s_s on each side. to_blocked: plain -> blocked, zeroing channels [ch, padded_ch)
 # (a sub-memory's padded_ch may end inside a block), else blocked -> plain.
 cdef void reorder_blocked_c(const char *src, int src_dt, char *dst, int dst_dt,
                             bint to_blocked, int64_t n, int64_t ch, int64_t padded_ch,

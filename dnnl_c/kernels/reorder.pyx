@@ -131,12 +131,15 @@ cdef void blocked_c_impl(const src_t *src, dst_t *dst, bint to_blocked, int64_t 
                         dp[j * b_s + cc] = convert(sp[j * p_s + cc], <dst_t *>0)
                     for cc in range(cmax, cpad):
                         dp[j * b_s + cc] = 0
-            else:               # spatial innermost on the plain side
-                for j in range(s):
+            else:               # spatial innermost on the plain side: by tiles of
+                for s0 in range(0, s, TILE):    # pixels, read along rows
+                    ts = s - s0 if s - s0 < TILE else TILE
                     for cc in range(cmax):
-                        dp[j * b_s + cc] = convert(sp[cc * p_c + j * p_s], <dst_t *>0)
-                    for cc in range(cmax, cpad):
-                        dp[j * b_s + cc] = 0
+                        for j in range(s0, s0 + ts):
+                            dp[j * b_s + cc] = convert(sp[cc * p_c + j * p_s], <dst_t *>0)
+                    for j in range(s0, s0 + ts):
+                        for cc in range(cmax, cpad):
+                            dp[j * b_s + cc] = 0
         else:
             sp = src + i * b_n + cb * b_cb
             dp = dst + i * p_n + cb * blk * p_c

@@ -74,8 +74,14 @@ cdef bint spatial_flat(const md_t *md) noexcept nogil:
     return True
 
 
+cdef bint channels_last(const md_t *md) noexcept nogil:
+    """Plain with the channels innermost (nwc, nhwc, ndhwc): one channel block
+    of all channels, for the kernel."""
+    return md_is_plain(md) and md.strides[1] == 1 and md.padded_dims[1] == md.dims[1]
+
+
 cdef bint channel_blocked(const md_t *md) noexcept nogil:
-    return md.inner_nblks == 1 and md.inner_idxs[0] == 1
+    return (md.inner_nblks == 1 and md.inner_idxs[0] == 1) or channels_last(md)
 
 
 cdef dnnl_status_t blocked_c_init(dnnl_primitive_desc *pd) noexcept nogil:
@@ -88,6 +94,8 @@ cdef dnnl_status_t blocked_c_init(dnnl_primitive_desc *pd) noexcept nogil:
     if not ((md_is_plain(src) and channel_blocked(dst))
             or (md_is_plain(dst) and channel_blocked(src))):
         return fail(dnnl_unimplemented, "needs a plain side and a channel-blocked side")
+    if channels_last(src) and channels_last(dst):
+        return fail(dnnl_unimplemented, "channels innermost on both sides")
     if src.padded_dims[1] != src.dims[1] and md_is_plain(src) or (
             dst.padded_dims[1] != dst.dims[1] and md_is_plain(dst)):
         return fail(dnnl_unimplemented, "padded plain channels")
@@ -98,9 +106,10 @@ cdef dnnl_status_t blocked_c_execute(const dnnl_primitive_desc *pd,
                                      const exec_ctx_t *ctx) noexcept nogil:
     cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
     cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
-    cdef bint to_blocked = md_is_plain(src)
+    cdef bint to_blocked = md_is_plain(src) and not channels_last(src)
     cdef const md_t *plain = src if to_blocked else dst
     cdef const md_t *blk = dst if to_blocked else src
+    cdef bint cl = channels_last(blk)
     cdef int64_t spatial = 1
     cdef int d, last = src.ndims - 1
     for d in range(2, src.ndims):
@@ -109,8 +118,9 @@ cdef dnnl_status_t blocked_c_execute(const dnnl_primitive_desc *pd,
         return dnnl_success
     reorder_blocked_c(ctx_data(ctx, DNNL_ARG_FROM), src.data_type, ctx_data(ctx, DNNL_ARG_TO),
                       dst.data_type, to_blocked, src.dims[0], src.dims[1],
-                      blk.padded_dims[1], spatial, blk.inner_blks[0], plain.strides[0], plain.strides[1],
-                      plain.strides[last], blk.strides[0], blk.strides[1], blk.strides[last])
+                      blk.padded_dims[1], spatial, blk.dims[1] if cl else blk.inner_blks[0],
+                      plain.strides[0], plain.strides[1], plain.strides[last], blk.strides[0],
+                      0 if cl else blk.strides[1], blk.strides[last])
     return dnnl_success
 
 
