@@ -2,12 +2,14 @@
 forward, then pool, LRN, ReLU backward and conv backward weights - timed
 primitive by primitive, cydnnl against the real oneDNN (libdnnl via ctypes,
 see onednn_ref.py), in f32 at batch 8 and bf16 at batch 32. Each library
-runs in the layouts it picks for `any`; user-layout reorders are left out on
-both sides. The two libraries' repeats take turns, step by step.
+runs in the layouts it picks for `any`, with the reorders the examples run
+every iteration between those and the user's f32 nchw / oihw (src, weights,
+pool dst, pool diff_dst, diff weights; "none" where the picked layout is the
+user's). The two libraries' repeats take turns, step by step.
 
     ONEDNN_PREFIX=/tmp/onednn32 python benchmarks/bench_cnn_block.py [--isa avx2]
 
---json FILE also writes the results for bench_levels.py.
+--json FILE also writes the results (for bench_levels.py and `python -m benchmarks`).
 """
 
 import ctypes
@@ -17,15 +19,17 @@ import numpy as np
 
 import common
 import onednn_ref
-from common import median_times, table
+from common import NO_REORDER, median_times, table
 import dnnl
 from dnnl import (algorithm, convolution_backward_weights, convolution_forward,
                   eltwise_backward, eltwise_forward, engine, lrn_backward, lrn_forward, memory,
                   pooling_backward, pooling_forward, prop_kind, stream)
 
 tag, dt = memory.format_tag, memory.data_type
-STEPS = ["conv fwd", "relu fwd", "lrn fwd", "pool fwd", "pool bwd", "lrn bwd", "relu bwd",
-         "conv bwd weights"]
+# in the order the examples run them
+STEPS = ["reorder src", "reorder weights", "conv fwd", "relu fwd", "lrn fwd", "pool fwd",
+         "reorder pool dst", "reorder diff_dst", "pool bwd", "lrn bwd", "relu bwd",
+         "conv bwd weights", "reorder diff weights"]
 CASES = [("f32", 8, dt.f32), ("bf16", 32, dt.bf16)]
 # dnnl_query_*_md
 Q_SRC, Q_DIFF_SRC, Q_WEI, Q_DIFF_WEI, Q_DST, Q_DIFF_DST, Q_WS = 129, 130, 131, 132, 133, 134, 135
@@ -37,8 +41,26 @@ def shapes(mb):
     return [mb, 3, 227, 227], [96, 3, 11, 11], [96], [mb, 96, 55, 55], [mb, 96, 27, 27]
 
 
+def conv_flops(mb):
+    """Multiply-adds of the convolution (forward, and backward weights
+    without its bias sum): 2*mb*oc*oh*ow*ic*kh*kw."""
+    src, wei, _, cdst, _ = shapes(mb)
+    return 2 * mb * wei[0] * cdst[2] * cdst[3] * src[1] * wei[2] * wei[3]
+
+
+def user_reorders(user, src, wei, pdst, conv, pool, pool_b, conv_b):
+    """step -> (from, to) of the examples' reorders: `user(dims, tag)` is
+    the user's f32 layout, the other arguments the pds' chosen ones."""
+    return {"reorder src": (user(src, tag.nchw), conv[0]),
+            "reorder weights": (user(wei, tag.oihw), conv[1]),
+            "reorder pool dst": (pool, user(pdst, tag.nchw)),
+            "reorder diff_dst": (user(pdst, tag.nchw), pool_b),
+            "reorder diff weights": (conv_b, user(wei, tag.oihw))}
+
+
 def ours(dtype, mb):
-    """cydnnl's steps: a list of (runner, implementation name)."""
+    """cydnnl's steps: step -> (runner, implementation name); the runner is
+    None where no reorder is needed."""
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     anyd = lambda dims, d=dtype: memory.desc(dims, d, tag.any)  # noqa: E731
@@ -87,17 +109,30 @@ def ours(dtype, mb):
              {S: conv_b.src_desc(), DD: conv_b.diff_dst_desc(),
               dnnl.DNNL_ARG_DIFF_WEIGHTS: conv_b.diff_weights_desc(),
               dnnl.DNNL_ARG_DIFF_BIAS: conv_b.diff_bias_desc()})]
-    out = []
-    for cls, pd, descs in plan:
+    out = {}
+    for step, (cls, pd, descs) in zip([st for st in STEPS if not st.startswith("reorder")],
+                                      plan):
         args = {k: v if isinstance(v, memory) else mem(v) for k, v in descs.items()}
         p = cls(pd)
-        out.append(((lambda p=p, args=args: p.execute(s, args)), pd.impl_info_str()))
+        out[step] = ((lambda p=p, args=args: p.execute(s, args)), pd.impl_info_str())
+    user = lambda dims, t: memory.desc(dims, dt.f32, t)  # noqa: E731
+    for step, (a, b) in user_reorders(user, src, wei, pdst, (conv.src_desc(),
+                                      conv.weights_desc()), pool.dst_desc(),
+                                      pool_b.diff_dst_desc(), conv_b.diff_weights_desc()).items():
+        if a == b:
+            out[step] = (None, NO_REORDER)
+            continue
+        ma, mb_ = mem(a), mem(b)
+        pd = dnnl.reorder.primitive_desc(ma, mb_)
+        p = dnnl.reorder(pd)
+        out[step] = ((lambda p=p, ma=ma, mb_=mb_: p.execute(s, ma, mb_)), pd.impl_info_str())
     return out
 
 
 def reference(lib, dtype, mb):
-    """oneDNN's steps: (runner, implementation name) each, or None where
-    oneDNN answers unimplemented (or a step it needs does)."""
+    """oneDNN's steps: step -> (runner, implementation name), the runner
+    None where no reorder is needed; None where oneDNN answers
+    unimplemented (or a step it needs does)."""
     L, P, dims = lib.lib, onednn_ref.P, onednn_ref.dims_t
     zero = ctypes.c_float(0)
     anyd = lambda d, t=int(dtype): lib.md(d, t, int(tag.any))  # noqa: E731
@@ -171,37 +206,65 @@ def reference(lib, dtype, mb):
         "conv bwd weights": lambda pd: {S: x(pd, Q_SRC), DD: x(pd, Q_DIFF_DST),
                                         161: m(pd, Q_DIFF_WEI), 169: m(pd, Q_DIFF_WEI, 1)},
     }
-    out = []
-    for step in STEPS:
-        pd = pds[step]
-        out.append(None if pd is None else
-                   (lib.runner(lib.primitive(pd), args[step](pd)), lib.impl(pd)))
+    out = {}
+    for step, pd in pds.items():
+        out[step] = None if pd is None else (lib.runner(lib.primitive(pd), args[step](pd)),
+                                             lib.impl(pd))
+    f32 = int(dt.f32)
+    user = lambda dims, t: (lib.md(dims, f32, int(t)), f32)  # noqa: E731
+    chosen = lambda name, what: (pds[name] and lib.query_md(pds[name], what),  # noqa: E731
+                                 int(dtype))
+    for step, ((a, a_dt), (b, _)) in user_reorders(
+            user, src, wei, pdst, (chosen("conv fwd", Q_SRC), chosen("conv fwd", Q_WEI)),
+            chosen("pool fwd", Q_DST), chosen("pool bwd", Q_DIFF_DST),
+            chosen("conv bwd weights", Q_DIFF_WEI)).items():
+        out[step] = None   # the primitive that chose the layout is unimplemented
+        if a and b and lib.md_equal(a, b):
+            out[step] = (None, NO_REORDER)
+        elif a and b:
+            try:
+                pd = lib.reorder_pd(a, b)
+            except onednn_ref.Unimplemented:
+                continue
+            out[step] = (lib.runner(lib.primitive(pd), {1: lib.filled_memory(a, a_dt, rng),
+                                                        17: lib.memory(b)}), lib.impl(pd))
     return out
 
 
 def measure(lib, dtype, mb, repeat, warmup):
-    """One record per step: our and oneDNN's median ms and implementation
-    names (None where oneDNN has no implementation or is not configured)."""
+    """One record per step: our and oneDNN's median ms (0 where no reorder
+    is needed; None where oneDNN has no implementation or is not
+    configured), implementation names and FLOPs (convolutions only)."""
     mine = ours(dtype, mb)
-    ref = reference(lib, dtype, mb) if lib is not None else [None] * len(STEPS)
+    ref = reference(lib, dtype, mb) if lib is not None else {}
     records = []
-    for step, (run, impl), r in zip(STEPS, mine, ref):
-        fns = [run] + ([r[0]] if r else [])
-        times = median_times(fns, repeat, warmup)
-        records.append({"step": step, "ours_ms": times[0] * 1e3, "ours_impl": impl,
-                        "onednn_ms": times[1] * 1e3 if r else None,
-                        "onednn_impl": r[1] if r else None})
+    for step in STEPS:
+        sides = [mine[step], ref.get(step)]
+        runs = [side[0] for side in sides if side and side[0]]
+        times = iter(median_times(runs, repeat, warmup))
+        ms = [None if not side else next(times) * 1e3 if side[0] else 0.0 for side in sides]
+        records.append({"step": step, "dtype": dtype.name,
+                        "flops": conv_flops(mb) if step.startswith("conv") else None,
+                        "ours_ms": ms[0], "ours_impl": sides[0][1], "onednn_ms": ms[1],
+                        "onednn_impl": sides[1] and sides[1][1],
+                        "torch_ms": None, "torch_impl": None})
     return records
+
+
+def fmt(ms, impl):
+    """A time as printed: "none" where no reorder ran."""
+    return "none" if impl == NO_REORDER else "%.2f" % ms
 
 
 def print_case(name, mb, records, configured):
     rows = []
     for rec in records:
-        ref = rec["onednn_ms"]
-        rows.append([rec["step"], rec["ours_impl"], "%.2f" % rec["ours_ms"],
-                     "%.2f (%s)" % (ref, rec["onednn_impl"]) if ref is not None else
-                     ("unimpl" if configured else "-"),
-                     "%.2fx" % (ref / rec["ours_ms"]) if ref is not None else "-"])
+        ours, ref = rec["ours_ms"], rec["onednn_ms"]
+        rows.append([rec["step"], rec["ours_impl"], fmt(ours, rec["ours_impl"]),
+                     ("unimpl" if configured else "-") if ref is None else
+                     "none" if rec["onednn_impl"] == NO_REORDER else
+                     "%.2f (%s)" % (ref, rec["onednn_impl"]),
+                     "%.2fx" % (ref / ours) if ref and ours else "-"])
     total = sum(r["ours_ms"] for r in records)
     refs = [r["onednn_ms"] for r in records]
     complete = all(t is not None for t in refs)

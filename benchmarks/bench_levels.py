@@ -9,53 +9,24 @@ side's implementation name.
 """
 
 import argparse
-import json
 import os
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from common import KERNEL_LEVELS  # noqa: E402
-
-
-def machine_levels():
-    """The levels of KERNEL_LEVELS this CPU runs (asked in a child process:
-    asking here would fix this process's ISA limit, which is harmless but
-    misleading)."""
-    code = ("import dnnl, sys\n"
-            "top = int(dnnl.get_effective_cpu_isa())\n"
-            "print(' '.join(l for l in sys.argv[1:] if int(dnnl.cpu_isa[l]) & top "
-            "== int(dnnl.cpu_isa[l])))\n")
-    env = dict(os.environ)
-    env.pop("ONEDNN_MAX_CPU_ISA", None)
-    out = subprocess.run([sys.executable, "-c", code] + list(KERNEL_LEVELS), env=env,
-                         check=True, capture_output=True, text=True).stdout
-    return out.split()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import KERNEL_LEVELS, machine_levels, run_json  # noqa: E402
+from report import iteration, time_cell  # noqa: E402
 
 
 def run_level(level, args, log):
     """bench_cnn_block.py at one level; its JSON results."""
-    with tempfile.NamedTemporaryFile(prefix="bench-levels-", suffix=".json") as f:
-        cmd = [sys.executable, os.path.join(HERE, "bench_cnn_block.py"), "--isa", level,
-               "--repeat", str(args.repeat), "--warmup", str(args.warmup), "--json", f.name]
-        print("== %s: %s" % (level, " ".join(cmd)), file=log, flush=True)
-        load = os.getloadavg()[0]
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        log.write(proc.stdout)
-        log.flush()
-        if proc.returncode != 0:
-            sys.exit("bench_cnn_block.py failed at %s (exit %d):\n%s"
-                     % (level, proc.returncode, proc.stdout[-3000:]))
-        with open(f.name) as results:
-            res = json.load(results)
-        res["load"] = (load, os.getloadavg()[0])
-        return res
-
-
-def fmt_ms(ms):
-    return "%.2f" % ms if ms >= 0.995 else "%.3f" % ms
+    res, status, output, load = run_json(
+        "bench_cnn_block.py", ["--isa", level, "--repeat", str(args.repeat),
+                               "--warmup", str(args.warmup)], log)
+    if res is None:
+        sys.exit("bench_cnn_block.py failed at %s (exit %d):\n%s"
+                 % (level, status, output[-3000:]))
+    res["load"] = load
+    return res
 
 
 def markdown(by_level):
@@ -79,20 +50,13 @@ def markdown(by_level):
         for i, step in enumerate(steps):
             for level in levels:
                 recs = by_level[level]["cases"][case]
-                if step == "iteration":
-                    ours = sum(r["ours_ms"] for r in recs)
-                    refs = [r["onednn_ms"] for r in recs]
-                    ref = sum(refs) if all(t is not None for t in refs) else None
-                    impls = ("", "")
-                else:
-                    r = recs[i]
-                    ours, ref, impls = r["ours_ms"], r["onednn_ms"], (r["ours_impl"],
-                                                                      r["onednn_impl"] or "")
                 missing = "unimpl" if configured else "-"
+                r = dict((recs + [iteration(recs)])[i], onednn_missing=missing)
+                ours, ref = r["ours_ms"], r["onednn_ms"]
                 lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    case, step, level, fmt_ms(ours), fmt_ms(ref) if ref is not None else missing,
-                    "%.2f" % (ref / ours) if ref is not None else missing, impls[0],
-                    impls[1]))
+                    case, step, level, time_cell(r, "ours"), time_cell(r, "onednn"),
+                    "%.2f" % (ref / ours) if ref and ours else missing if ref is None else "-",
+                    r["ours_impl"] or "", r["onednn_impl"] or ""))
     return "\n".join(lines)
 
 

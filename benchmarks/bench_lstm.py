@@ -9,20 +9,18 @@ the share of the f32 FMA peak this script measures on the machine.
 OMP_NUM_THREADS sets the thread count of all three (one libgomp serves them).
 """
 
-import ctypes
+import json
 import os
 import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
 
 import common
 import onednn_ref
-from common import table
+from common import measure_peak, table
 
 # The example's constants: glibc's unseeded rand() gives N0=11, N1=6, T0=35,
 # T1=8. The leftmost primitive runs N0+N1=17 sequences for T1=8 steps and
@@ -348,60 +346,6 @@ class TorchLstm:
         return yl, yr, None if self.x.grad is None else self.x.grad.numpy()
 
 
-# --------------------------------------------------------------- the peak
-
-PEAK_FLAGS = {"sse41": ["-msse4.1"], "avx2": ["-mavx2", "-mfma"],
-              "avx512_core": ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mfma"]}
-
-
-def peak_flags(isa):
-    """gcc flags for the vector width of the ISA level this run is limited
-    to (the peak a GEMM at that level can reach); no limit: -march=native."""
-    if isa.startswith("avx512"):
-        return PEAK_FLAGS["avx512_core"]
-    if isa.startswith("avx2"):
-        return PEAK_FLAGS["avx2"]
-    if isa.startswith("avx"):
-        return ["-mavx"]
-    if isa:
-        return PEAK_FLAGS["sse41"]
-    return ["-march=native"]
-
-
-def measure_peak(threads, isa, runs=5, seconds=0.2):
-    """GFLOP/s of fma_peak.c (register-only multiply-add chains) on
-    `threads` threads: the best of `runs` runs of about `seconds` each (the
-    machine's capability; load from other processes only lowers a run).
-    Returns (GFLOP/s, description) or (None, reason)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    flags = peak_flags(isa)
-    with tempfile.TemporaryDirectory(prefix="lstmbench-peak-") as tmp:
-        so = os.path.join(tmp, "fma_peak.so")
-        cmd = ["gcc", "-O2", "-fopenmp", "-shared", "-fPIC", *flags, "-o", so,
-               os.path.join(here, "fma_peak.c")]
-        try:
-            subprocess.run(cmd, check=True, capture_output=True)
-        except (OSError, subprocess.CalledProcessError) as e:
-            return None, "no peak: %s" % (getattr(e, "stderr", b"") or str(e)).strip()
-        lib = ctypes.CDLL(so)
-        lib.fma_peak.restype = ctypes.c_double
-        lib.fma_peak.argtypes = [ctypes.c_int, ctypes.c_long]
-        lanes, fused = lib.fma_peak_lanes(), lib.fma_peak_fused()
-        iters = 1000000
-        lib.fma_peak(threads, iters)   # wakes the threads and the clocks
-        t0 = time.perf_counter()
-        lib.fma_peak(threads, iters)
-        iters = max(iters, int(iters * seconds / (time.perf_counter() - t0)))
-        best = 0.0
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            flops = lib.fma_peak(threads, iters)
-            best = max(best, flops / (time.perf_counter() - t0))
-    what = "%d-lane f32 %s, %d thread(s), gcc %s" % (
-        lanes, "FMA" if fused else "mul+add", threads, " ".join(flags))
-    return best / 1e9, what
-
-
 # --------------------------------------------------------------------- main
 
 def aten_capability(isa):
@@ -451,8 +395,35 @@ def check_same_work(libs, reference):
     return out
 
 
+def extra_args(parser):
+    parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--peak", type=float,
+                        help="the f32 peak in GFLOP/s, measured by the caller (default: "
+                             "measured here before and after the timing)")
+
+
+def write_json(path, args, ref, isa, threads, names, times, impls, peak):
+    """The results as one case of fwd and bwd records, in the form
+    bench_cnn_block.py writes (ms None where a library is missing)."""
+    fwd_flops, bwd_flops = example_flops()
+    records = []
+    for i, (step, flops) in enumerate((("fwd", fwd_flops), ("bwd", bwd_flops))):
+        rec = {"step": step, "dtype": "f32", "flops": flops}
+        for role in ("ours", "onednn", "torch"):
+            t = times.get(names.get(role))
+            rec[role + "_ms"] = t[i] * 1e3 if t else None
+            rec[role + "_impl"] = impls.get(role, [None, None])[i]
+        records.append(rec)
+    with open(path, "w") as f:
+        json.dump({"isa_limit": args.isa, "ours_isa": isa, "threads": threads,
+                   "onednn_version": ref.version() if ref else None,
+                   "onednn_isa": common.isa_name(ref.effective_isa()) if ref else None,
+                   "torch_version": names.get("torch"), "peak_gflops": peak,
+                   "cases": {"lstm f32": records}}, f, indent=1)
+
+
 def main():
-    args, ref = common.start(__doc__.split("\n\n")[0])
+    args, ref = common.start(__doc__.split("\n\n")[0], extra=extra_args)
     import dnnl
     threads = int(os.environ.get("OMP_NUM_THREADS") or os.cpu_count())
     isa = dnnl.get_effective_cpu_isa().name
@@ -462,18 +433,22 @@ def main():
           % (C, LEFT[1], LEFT[0], RIGHT[1], RIGHT[0], fwd_flops / 1e9, bwd_flops / 1e9,
              (fwd_flops + bwd_flops) / 1e9, threads))
     data = make_data()
-    libs, missing, impls = {}, {}, []
+    # names: role (ours, onednn, torch) -> the library's row name;
+    # impls: role -> (fwd, bwd) implementation names
+    libs, missing, names, impls = {}, {}, {}, {}
     if hasattr(dnnl, "lstm_forward"):
+        names["ours"] = "cydnnl"
         libs["cydnnl"] = CydnnlLstm(dnnl, data)
-        impls += ["cydnnl " + s for s in libs["cydnnl"].impls]
+        impls["ours"] = libs["cydnnl"].impls
     else:
         missing["cydnnl"] = "not yet"
     if ref is not None:
         try:
-            libs["oneDNN " + ref.version()] = lib = OneDnnLstm(ref, data)
-            impls += ["oneDNN " + s for s in lib.impls]
+            names["onednn"] = "oneDNN " + ref.version()
+            libs[names["onednn"]] = lib = OneDnnLstm(ref, data)
+            impls["onednn"] = lib.impls
         except onednn_ref.Unimplemented as e:
-            missing["oneDNN " + ref.version()] = "unimpl (%s)" % e
+            missing[names.pop("onednn")] = "unimpl (%s)" % e
     else:
         missing["oneDNN"] = "no ONEDNN_PREFIX"
     if args.isa:
@@ -487,34 +462,35 @@ def main():
         missing["PyTorch"] = "not installed (see README)"
     else:
         torch.set_num_threads(threads)
-        name = "PyTorch %s" % torch.__version__
+        name = names["torch"] = "PyTorch %s" % torch.__version__
         libs[name] = TorchLstm(torch, data)
         inside = re.search(r"MKL-DNN (v[\d.]+)|oneDNN (v[\d.]+)", torch.__config__.show())
-        impls.append("%s nn.LSTM: mkldnn.enabled=%s (oneDNN %s inside), ATen %s" % (
-            name, torch.backends.mkldnn.enabled,
-            inside and (inside.group(1) or inside.group(2)),
-            torch.backends.cpu.get_cpu_capability()))
-    for line in impls:
-        print("  " + line)
+        what = "nn.LSTM: mkldnn.enabled=%s (oneDNN %s inside), ATen %s" % (
+            torch.backends.mkldnn.enabled, inside and (inside.group(1) or inside.group(2)),
+            torch.backends.cpu.get_cpu_capability())
+        impls["torch"] = (what, what)
+    for role, pair in impls.items():
+        for what in dict.fromkeys(pair):   # PyTorch's is one line for both
+            print("  %s %s" % (names[role], what))
     if len(libs) > 1:
-        reference = next(n for n in libs if n.startswith("oneDNN")) if any(
-            n.startswith("oneDNN") for n in libs) else next(iter(libs))
+        reference = names.get("onednn", next(iter(libs)))
         for line in check_same_work(libs, reference):
             print(line)
     peak_isa = args.isa and isa.lower()
-    peak, peak_what = measure_peak(threads, peak_isa)
+    peak, peak_what = (args.peak, "given by the caller") if args.peak else \
+        measure_peak(threads, peak_isa)
     print("load average before: %.2f" % os.getloadavg()[0])
     sys.stdout.flush()
 
     times = time_steps(libs, args.repeat, args.warmup)
     # the peak again after the timing: the better of the two, so that load
     # while one was measured does not flatter the percentages
-    if peak:
+    if peak and not args.peak:
         peak = max(peak, measure_peak(threads, peak_isa)[0])
     print("load average after: %.2f" % os.getloadavg()[0])
     print("peak: %s\n" % ("%.1f GFLOP/s (%s; best run before or after the timing)"
                           % (peak, peak_what) if peak else peak_what))
-    base = {k: times[k][2] for k in times if k.startswith(("oneDNN", "PyTorch"))}
+    base = {k: times[k][2] for k in times if k != "cydnnl"}
     rows = []
     for name in list(libs) + list(missing):
         if name in missing:
@@ -530,6 +506,8 @@ def main():
                  "total GF/s", "% peak"] + ["%s/this" % k.split(" (")[0] for k in base])
     print("\nmedians of %d interleaved steps (after %d warm-up); x/this above 1 = this row "
           "faster than x" % (args.repeat, args.warmup))
+    if args.json:
+        write_json(args.json, args, ref, isa, threads, names, times, impls, peak)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-/* The machine's f32 peak, measured: bench_lstm.py compiles this file at run
+/* The machine's f32 peak, measured: common.measure_peak() compiles this file at run
  * time with the system's gcc (flags for the vector width of the ISA level the
  * run is limited to) and calls fma_peak() through ctypes.
  *

@@ -1,0 +1,173 @@
+"""python -m benchmarks: every step of the three example programs (the CNN
+block in f32 and in bf16, the LSTM training step) and each whole iteration,
+for each ISA level this CPU has and each thread count, cydnnl against the
+real oneDNN (ONEDNN_PREFIX) and PyTorch (where `import torch` works), with
+GFLOP/s against the f32 peak measured here. Prints the table, writes it as
+JSON and draws the ratios as a PNG.
+
+    ONEDNN_PREFIX=/tmp/onednn32 PYTHONPATH=. /tmp/lstmbench-venv/bin/python \\
+        -m benchmarks [--levels avx2,avx512_core] [--threads 1,2] [--repeat 7] [--quick]
+
+Each (level, thread count) runs bench_cnn_block.py and bench_lstm.py in
+child processes of their own: ONEDNN_MAX_CPU_ISA is fixed once per process,
+and OMP_NUM_THREADS sets every library's threads.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import report  # noqa: E402
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(prog="python -m benchmarks",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", help="comma-separated ISA levels (default: every one of "
+                        "%s this CPU has)" % ", ".join(common.KERNEL_LEVELS))
+    parser.add_argument("--threads", default="1,2", help="comma-separated thread counts "
+                        "(OMP_NUM_THREADS; default 1,2)")
+    parser.add_argument("--repeat", type=int, default=7, help="timed runs per step")
+    parser.add_argument("--warmup", type=int, default=2, help="untimed runs first")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke test: --repeat 3 --warmup 1")
+    parser.add_argument("--json", default="benchmarks-results.json",
+                        help="the raw numbers and implementation names (default: %(default)s)")
+    parser.add_argument("--png", default="benchmarks-results.png",
+                        help="the chart of oneDNN's time / ours (default: %(default)s)")
+    parser.add_argument("--from-json", metavar="FILE",
+                        help="measure nothing: print the table and draw the PNG again from "
+                             "a JSON file this command wrote")
+    parser.add_argument("--log", help="the scripts' own output goes here (default: dropped; "
+                        "a failing script's end is in the table and the JSON)")
+    args = parser.parse_args()
+    if args.quick:
+        args.repeat, args.warmup = 3, 1
+    if args.repeat < 1 or args.warmup < 0:
+        parser.error("--repeat must be >= 1 and --warmup >= 0")
+    args.threads = [int(t) for t in args.threads.split(",")]
+    return args
+
+
+def run_all(args, levels, log):
+    """Every (level, threads): the peak (measured once per vector width and
+    thread count: the avx512 levels share one) and each script's results or
+    error."""
+    peaks, runs = {}, []
+    total, n = len(levels) * len(args.threads) * len(report.SCRIPTS), 0
+    for level in levels:
+        for threads in args.threads:
+            key = (tuple(common.peak_flags(level)), threads)
+            if key not in peaks:
+                peaks[key] = common.measure_peak(threads, level)
+            peak, what = peaks[key]
+            run = {"level": level, "threads": threads, "peak_gflops": peak,
+                   "peak_what": what, "scripts": {}}
+            env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+            for script in report.SCRIPTS:
+                n += 1
+                argv = ["--isa", level, "--repeat", str(args.repeat), "--warmup",
+                        str(args.warmup)]
+                if script == "bench_lstm.py" and peak:
+                    argv += ["--peak", "%.3f" % peak]
+                t0 = time.time()
+                res, status, output, load = common.run_json(script, argv, log, env)
+                error = None
+                if res is None:
+                    tail = [ln for ln in output.strip().splitlines() if ln.strip()][-1:]
+                    error = "%s exited with %d: %s" % (script, status, " ".join(tail))
+                print("[%d/%d] %s, %d thread(s), %s: %s (%.0f s, load %.2f -> %.2f)"
+                      % (n, total, level, threads, script, "error" if error else "done",
+                         time.time() - t0, *load), file=sys.stderr, flush=True)
+                run["scripts"][script] = {"status": status, "error": error, "load": load,
+                                          "results": res,
+                                          "output_tail": output[-3000:] if error else None}
+            runs.append(run)
+    return runs
+
+
+def measure(args):
+    """Runs every level and thread count; (meta, runs) as the JSON holds them."""
+    levels = common.machine_levels()
+    if args.levels:
+        # a level the CPU lacks would run lower in the scripts, and the peak's
+        # instructions would fault here
+        wrong = [lv for lv in args.levels.split(",") if lv not in levels]
+        if wrong:
+            sys.exit("--levels: %s not among this CPU's levels (%s)"
+                     % (", ".join(wrong), ", ".join(levels)))
+        levels = args.levels.split(",")
+    start_load = os.getloadavg()
+    log = open(args.log, "w") if args.log else open(os.devnull, "w")
+    with log:
+        runs = run_all(args, levels, log)
+    meta = {"cpu": report.cpu_model(), "cpus": os.cpu_count(), "load_start": start_load,
+            "load_end": os.getloadavg(), "repeat": args.repeat, "warmup": args.warmup,
+            "levels": levels, "threads": args.threads}
+    for key in ("onednn_version", "torch_version"):
+        meta[key] = next((got["results"][key] for run in runs
+                          for got in run["scripts"].values()
+                          if got["results"] and got["results"].get(key)), None)
+    return meta, runs
+
+
+def show(meta, runs):
+    """The text table on stdout; the rows it shows."""
+    rows = report.rows(runs)
+    levels, threads = meta["levels"], meta["threads"]
+    print("%s, %d CPUs; %s at the start, %s at the end" % (
+        meta["cpu"], meta["cpus"], report.load_line(meta["load_start"]),
+        report.load_line(meta["load_end"])))
+    print("cydnnl (ours) against oneDNN %s and %s; medians of %d interleaved repeats after "
+          "%d warm-up runs" % (meta["onednn_version"] or "(ONEDNN_PREFIX unset)",
+                               meta["torch_version"] or "PyTorch (not importable)",
+                               meta["repeat"], meta["warmup"]))
+    busy = report.busy(runs)
+    for run in runs:
+        key = (run["level"], run["threads"])
+        print("  peak %s, %d thread(s): %s%s" % (
+            run["level"], run["threads"], "%.0f GFLOP/s f32 (%s)" % (
+                run["peak_gflops"], run["peak_what"]) if run["peak_gflops"] else
+            run["peak_what"], "\n    BUSY: only %.2fx the peak on fewer threads; other "
+            "processes had the cores, these times do not show the scaling" % busy[key]
+            if key in busy else ""))
+    print()
+    report.print_tables(rows, levels, threads)
+    if len(threads) > 1:
+        print("Speedup of the whole iteration, %d thread(s) / more (goal for cydnnl: >= 1.8x "
+              "on 2 threads; BUSY: see the peaks):" % threads[0])
+        for line in report.speedups(rows, levels, threads, busy):
+            print("  " + line)
+        print()
+    print("oneDNN/ours, torch/ours: their time / ours (above 1: cydnnl faster); torch: the "
+          "LSTM only.\nGFLOP/s, % peak: cydnnl's; convolution and LSTM products only (see "
+          "benchmarks/README.md); bf16 against\ntwice the f32 peak where the level has "
+          "vdpbf16ps. 'none': the example runs no reorder there; 'unimpl': oneDNN has no\n"
+          "implementation; '-': not measured (no ONEDNN_PREFIX, no torch, no FLOP count).")
+    return rows
+
+
+def main():
+    args = parse_args()
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+        runs = saved.pop("runs")
+        saved.pop("rows")
+        rows = show(saved, runs)
+    else:
+        meta, runs = measure(args)
+        rows = show(meta, runs)
+        report.write_json(args.json, meta, runs, rows)
+        print("JSON: %s" % args.json)
+        saved = meta
+    why_not = report.plot(args.png, rows, saved["levels"], saved["threads"])
+    print(why_not or "PNG: %s" % args.png)
+
+
+if __name__ == "__main__":
+    main()
