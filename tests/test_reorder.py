@@ -56,6 +56,10 @@ BLOCKED_PAIRS = [
     ([19, 13, 3, 3], "ABcd8b8a", "ABcd8a8b"), ([19, 13, 3, 3], "Acdb8a", "ABcd8b8a"),
     ([2, 9, 13, 3, 3], "aBCde8c8b", "abcde"), ([3, 17, 4], "aBc8b", "aBc16b"),
     ([2, 11, 3, 4, 5], "aBcde8b", "acdeb"), ([5, 2, 7, 4, 9], "abcde", "abdec"),
+    # channels first <-> channels last, and channels last <-> channel blocks
+    ([2, 19, 5, 3], "abcd", "acdb"), ([2, 19, 5, 3], "acdb", "abcd"),
+    ([2, 19, 5, 3], "acdb", "aBcd16b"), ([3, 17, 70], "acb", "abc"),
+    ([2, 11, 3, 4, 5], "abcde", "acdeb"), ([2, 11, 3, 4, 5], "acdeb", "aBcde8b"),
 ]
 
 

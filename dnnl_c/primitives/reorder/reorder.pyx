@@ -106,7 +106,8 @@ cdef dnnl_status_t blocked_c_execute(const dnnl_primitive_desc *pd,
                                      const exec_ctx_t *ctx) noexcept nogil:
     cdef const md_t *src = pd_md(pd, DNNL_ARG_FROM)
     cdef const md_t *dst = pd_md(pd, DNNL_ARG_TO)
-    cdef bint to_blocked = md_is_plain(src) and not channels_last(src)
+    # the blocked side: the one with a channel block, else the channels-last one
+    cdef bint to_blocked = dst.inner_nblks == 1 or (src.inner_nblks == 0 and channels_last(dst))
     cdef const md_t *plain = src if to_blocked else dst
     cdef const md_t *blk = dst if to_blocked else src
     cdef bint cl = channels_last(blk)
