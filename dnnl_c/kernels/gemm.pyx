@@ -13,6 +13,8 @@ from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
 
 from dnnl_c.kernels.openmp cimport omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
+from dnnl_c.kernels.patches cimport (tap_of, next_pixels, patch_row, patch_col, tap_offsets,
+                                     run_inside, pixel_runs, pixels_by_taps)
 
 cdef extern from "kernels/include/gemm_isa.h" nogil:
     int MAX_MR "CYDNNL_GEMM_MAX_MR"
@@ -67,26 +69,6 @@ cdef inline float mat_get(const gemm_operand_t *o, int64_t r, int64_t c) noexcep
     return (<const float *>o.ptr)[i]
 
 
-cdef inline float src_load(const gemm_operand_t *o, int64_t i) noexcept nogil:
-    if o.src_dt == dnnl_bf16:
-        return bf16_to_f32((<const uint16_t *>o.ptr)[i])
-    return (<const float *>o.ptr)[i]
-
-
-cdef inline void tap_of(const conv_geom_t *g, int64_t t, int64_t *c, int64_t *kd,
-                        int64_t *kh, int64_t *kw) noexcept nogil:
-    cdef int64_t ksp
-    if g.cl:
-        c[0] = t % g.icg
-        ksp = t // g.icg
-    else:
-        c[0] = t // (g.kd * g.kh * g.kw)
-        ksp = t % (g.kd * g.kh * g.kw)
-    kw[0] = ksp % g.kw
-    kh[0] = (ksp // g.kw) % g.kh
-    kd[0] = ksp // (g.kw * g.kh)
-
-
 ctypedef fused elem_t:
     float
     uint16_t        # bf16
@@ -124,138 +106,6 @@ cdef inline void copy_mat(const gemm_operand_t *x, int64_t start, int64_t s_oute
                n_inner)
 
 
-cdef inline void gather(const gemm_operand_t *o, int64_t start, int64_t step, float *out,
-                        int64_t stride, int64_t n) noexcept nogil:
-    """out[i * stride] = source[start + i * step] for i < n."""
-    if o.src_dt == dnnl_bf16:
-        copy2d(<const uint16_t *>o.ptr + start, 0, step, out, 0, stride, 1, n)
-    else:
-        copy2d(<const float *>o.ptr + start, 0, step, out, 0, stride, 1, n)
-
-
-cdef inline void zeros(float *out, int64_t stride, int64_t lo, int64_t hi) noexcept nogil:
-    cdef int64_t r
-    for r in range(lo, hi):
-        out[r * stride] = 0
-
-
-cdef inline void run_1d(const gemm_operand_t *o, int64_t base, int64_t x, int64_t step,
-                        int64_t limit, int64_t pix_stride, float *out, int64_t stride,
-                        int64_t n) noexcept nogil:
-    """out[r * stride] for r < n: the source at base + (x + r * step) *
-    pix_stride where 0 <= x + r * step < limit, else 0."""
-    cdef int64_t lo = 0, hi
-    if x < 0:
-        lo = (-x + step - 1) // step
-    hi = (limit - x + step - 1) // step if limit > x else 0
-    if hi > n:
-        hi = n
-    if lo > hi:
-        lo = hi
-    zeros(out, stride, 0, lo)
-    gather(o, base + (x + lo * step) * pix_stride, step * pix_stride, out + lo * stride,
-           stride, hi - lo)
-    zeros(out, stride, hi, n)
-
-
-# The packers walk runs along which only one index moves: the fastest tap
-# index (ic channels-last, kw channels-first) in a row of P, ow in a column.
-
-cdef inline void next_taps(const conv_geom_t *g, int64_t n, int64_t *c, int64_t *kd,
-                           int64_t *kh, int64_t *kw) noexcept nogil:
-    """Moves (c, kd, kh, kw) n taps on, n not past the end of the current run."""
-    if g.cl:
-        c[0] += n
-        if c[0] < g.icg:
-            return
-        c[0] = 0
-        kw[0] += 1
-    else:
-        kw[0] += n
-    if kw[0] < g.kw:
-        return
-    kw[0] = 0
-    kh[0] += 1
-    if kh[0] < g.kh:
-        return
-    kh[0] = 0
-    kd[0] += 1
-    if kd[0] < g.kd or g.cl:
-        return
-    kd[0] = 0
-    c[0] += 1
-
-
-cdef inline void next_pixels(const conv_geom_t *g, int64_t n, int64_t *od, int64_t *oh,
-                             int64_t *ow) noexcept nogil:
-    """Moves output pixel (od, oh, ow) n on, n not past the end of its row."""
-    ow[0] += n
-    if ow[0] < g.ow:
-        return
-    ow[0] = 0
-    oh[0] += 1
-    if oh[0] == g.oh:
-        oh[0] = 0
-        od[0] += 1
-
-
-cdef void patch_row(const gemm_operand_t *o, int64_t pix, int64_t t0, int64_t count,
-                    float *out, int64_t stride) noexcept nogil:
-    """out[i * stride] = P[pix, t0 + i]: one output pixel along its taps."""
-    cdef const conv_geom_t *g = o.geom
-    cdef int64_t c, kd, kh, kw, i = 0, run, x, y, z, base
-    cdef int64_t z0 = (pix // (g.oh * g.ow)) * g.sd - g.pd
-    cdef int64_t y0 = ((pix // g.ow) % g.oh) * g.sh - g.ph
-    cdef int64_t x0 = (pix % g.ow) * g.sw - g.pw
-    cdef bint inside
-    tap_of(g, t0, &c, &kd, &kh, &kw)
-    while i < count:
-        z = z0 + kd * (g.dd + 1)
-        y = y0 + kh * (g.dh + 1)
-        inside = 0 <= z < g.id and 0 <= y < g.ih
-        base = (z * g.ih + y) * g.iw
-        if g.cl:
-            run = g.icg - c if g.icg - c < count - i else count - i
-            x = x0 + kw * (g.dw + 1)
-            if inside and 0 <= x < g.iw:
-                gather(o, (base + x) * g.pix_stride + c * g.c_stride, g.c_stride,
-                       out + i * stride, stride, run)
-            else:
-                zeros(out + i * stride, stride, 0, run)
-        else:
-            run = g.kw - kw if g.kw - kw < count - i else count - i
-            if inside:
-                run_1d(o, base * g.pix_stride + c * g.c_stride, x0 + kw * (g.dw + 1), g.dw + 1,
-                       g.iw, g.pix_stride, out + i * stride, stride, run)
-            else:
-                zeros(out + i * stride, stride, 0, run)
-        i += run
-        next_taps(g, run, &c, &kd, &kh, &kw)
-
-
-cdef void patch_col(const gemm_operand_t *o, int64_t t, int64_t pix0, int64_t count,
-                    float *out, int64_t stride) noexcept nogil:
-    """out[i * stride] = P[pix0 + i, t]: one tap along the output pixels."""
-    cdef const conv_geom_t *g = o.geom
-    cdef int64_t c, kd, kh, kw, i = 0, run, y, z
-    cdef int64_t od = pix0 // (g.oh * g.ow), oh = (pix0 // g.ow) % g.oh, ow = pix0 % g.ow
-    tap_of(g, t, &c, &kd, &kh, &kw)
-    kd = kd * (g.dd + 1) - g.pd
-    kh = kh * (g.dh + 1) - g.ph
-    kw = kw * (g.dw + 1) - g.pw
-    while i < count:
-        run = g.ow - ow if g.ow - ow < count - i else count - i
-        z = od * g.sd + kd
-        y = oh * g.sh + kh
-        if 0 <= z < g.id and 0 <= y < g.ih:
-            run_1d(o, c * g.c_stride + (z * g.ih + y) * g.iw * g.pix_stride, ow * g.sw + kw,
-                   g.sw, g.iw, g.pix_stride, out + i * stride, stride, run)
-        else:
-            zeros(out + i * stride, stride, 0, run)
-        i += run
-        next_pixels(g, run, &od, &oh, &ow)
-
-
 cdef inline float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexcept nogil:
     cdef float v
     if o.kind != OPND_PATCHES:
@@ -265,102 +115,6 @@ cdef inline float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexce
     else:
         patch_col(o, r, c, 1, &v, 1)
     return v
-
-
-# Fast paths for windows wholly inside src: then tap t of the pixel whose
-# window starts at element o is src[o + toff[t]], toff the same for every
-# pixel, and the pixels of one output row start sw * pix_stride apart.
-
-cdef void tap_offsets(const conv_geom_t *g, int64_t t0, int64_t count,
-                      int64_t *toff) noexcept nogil:
-    """toff[t]: tap t0 + t's offset from its window's origin element."""
-    cdef int64_t c, kd, kh, kw, t
-    tap_of(g, t0, &c, &kd, &kh, &kw)
-    for t in range(count):
-        toff[t] = c * g.c_stride + ((kd * (g.dd + 1) * g.ih + kh * (g.dh + 1)) * g.iw
-                                    + kw * (g.dw + 1)) * g.pix_stride
-        next_taps(g, 1, &c, &kd, &kh, &kw)
-
-
-cdef bint run_inside(const conv_geom_t *g, int64_t pix, int64_t n, int64_t *origin) noexcept nogil:
-    """Whether output pixels pix .. pix+n-1 lie on one output row with every
-    window inside src; origin: the first window's origin element."""
-    cdef int64_t ow = pix % g.ow, oh = (pix // g.ow) % g.oh, od = pix // (g.ow * g.oh)
-    cdef int64_t z = od * g.sd - g.pd, y = oh * g.sh - g.ph, x = ow * g.sw - g.pw
-    if ow + n > g.ow or z < 0 or y < 0 or x < 0:
-        return False
-    if (z + (g.kd - 1) * (g.dd + 1) >= g.id or y + (g.kh - 1) * (g.dh + 1) >= g.ih
-            or x + (n - 1) * g.sw + (g.kw - 1) * (g.dw + 1) >= g.iw):
-        return False
-    origin[0] = ((z * g.ih + y) * g.iw + x) * g.pix_stride
-    return True
-
-
-cdef void taps_by_pixels(const gemm_operand_t *o, int64_t origin, const int64_t *toff,
-                         int64_t ntaps, int64_t npix, float *out, int64_t ld) noexcept nogil:
-    """out[t * ld + i] = tap t of pixel i, pixels i of one output row from
-    the window at `origin` on."""
-    cdef int64_t t, i, base, step = o.geom.sw * o.geom.pix_stride
-    cdef const float *f = <const float *>o.ptr
-    cdef const uint16_t *h = <const uint16_t *>o.ptr
-    for t in range(ntaps):
-        base = origin + toff[t]
-        if o.src_dt == dnnl_bf16:
-            for i in range(npix):
-                out[t * ld + i] = bf16_to_f32(h[base + i * step])
-        else:
-            for i in range(npix):
-                out[t * ld + i] = f[base + i * step]
-
-
-cdef void pixel_runs(const gemm_operand_t *o, int64_t pix0, int64_t npix, int64_t t0,
-                     int64_t ntaps, const int64_t *toff, float *out, int64_t ld) noexcept nogil:
-    """out[t * ld + i] = P[pix0 + i, t0 + t] (toff: taps t0 ...), by runs
-    along output rows: a run whose windows are inside src at once."""
-    cdef int64_t i = 0, q, seg, org
-    while i < npix:
-        seg = o.geom.ow - (pix0 + i) % o.geom.ow
-        if seg > npix - i:
-            seg = npix - i
-        if run_inside(o.geom, pix0 + i, seg, &org):
-            taps_by_pixels(o, org, toff, ntaps, seg, out + i, ld)
-        else:
-            for q in range(seg):
-                patch_row(o, pix0 + i + q, t0, ntaps, out + i + q, ld)
-        i += seg
-
-
-cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, const int64_t *toff,
-                         int64_t ntaps, int64_t npix, float *out, int64_t ld) noexcept nogil:
-    """out[p * ld + j] = P[pix0 + p, t0 + j] (toff: taps t0 ...)."""
-    cdef const conv_geom_t *g = o.geom
-    cdef const float *f = <const float *>o.ptr
-    cdef const uint16_t *h = <const uint16_t *>o.ptr
-    cdef int64_t ow = pix0 % g.ow, oh = (pix0 // g.ow) % g.oh, od = pix0 // (g.ow * g.oh)
-    cdef int64_t p = 0, q, j, run, z, y, org, x_end = g.iw - 1 - (g.kw - 1) * (g.dw + 1) + g.pw
-    # the output columns whose windows lie inside src along w
-    cdef int64_t ow_lo = (g.pw + g.sw - 1) // g.sw
-    cdef int64_t ow_hi = x_end // g.sw + 1 if x_end >= 0 else 0
-    cdef bint zy_in
-    while p < npix:
-        run = g.ow - ow if g.ow - ow < npix - p else npix - p
-        z = od * g.sd - g.pd
-        y = oh * g.sh - g.ph
-        zy_in = (z >= 0 and z + (g.kd - 1) * (g.dd + 1) < g.id
-                 and y >= 0 and y + (g.kh - 1) * (g.dh + 1) < g.ih)
-        for q in range(run):
-            if not (zy_in and ow_lo <= ow + q < ow_hi):
-                patch_row(o, pix0 + p + q, t0, ntaps, out + (p + q) * ld, 1)
-                continue
-            org = ((z * g.ih + y) * g.iw + (ow + q) * g.sw - g.pw) * g.pix_stride
-            if o.src_dt == dnnl_bf16:
-                for j in range(ntaps):
-                    out[(p + q) * ld + j] = bf16_to_f32(h[org + toff[j]])
-            else:
-                for j in range(ntaps):
-                    out[(p + q) * ld + j] = f[org + toff[j]]
-        p += run
-        next_pixels(g, run, &od, &oh, &ow)
 
 
 cdef void pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a, int64_t i0, int64_t mc,
