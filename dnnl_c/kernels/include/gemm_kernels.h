@@ -47,6 +47,19 @@ CYDNNL_INLINE void cydnnl_prefetch_tile(float *c, int64_t ldc, int64_t rows) {
     }
 }
 
+/* Row r of C's tile from its two accumulators: alpha * acc + beta * r
+   (beta == 0: r is not read). */
+CYDNNL_INLINE void cydnnl_store_row(float *r, cydnnl_vf acc0, cydnnl_vf acc1, float alpha,
+                                    float beta) {
+    cydnnl_vf v0 = alpha * acc0, v1 = alpha * acc1;
+    if (beta != 0.f) {
+        v0 += beta * cydnnl_ld(r);
+        v1 += beta * cydnnl_ld(r + CYDNNL_VEC);
+    }
+    cydnnl_st(r, v0);
+    cydnnl_st(r + CYDNNL_VEC, v1);
+}
+
 /* c[rows x NR] = alpha * a_panel . b_panel + beta * c (beta == 0: c is not
    read), rows <= mr <= MR. a: kc x MR (packed; rows past `rows` unused),
    b: kc x NR (packed). mr is a constant at each call, so the fixed-size
@@ -71,14 +84,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const floa
     for (int i = 0; i < mr; ++i) {
         if (i >= rows)
             break;
-        float *r = c + i * ldc;
-        if (beta == 0.f) {
-            cydnnl_st(r, alpha * acc[i][0]);
-            cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1]);
-        } else {
-            cydnnl_st(r, alpha * acc[i][0] + beta * cydnnl_ld(r));
-            cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1] + beta * cydnnl_ld(r + CYDNNL_VEC));
-        }
+        cydnnl_store_row(c + i * ldc, acc[i][0], acc[i][1], alpha, beta);
     }
 }
 
@@ -118,16 +124,8 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, co
         b += CYDNNL_NR;
     }
     #pragma GCC unroll 16
-    for (int i = 0; i < mr; ++i) {
-        float *r = c + i * ldc;
-        if (beta == 0.f) {
-            cydnnl_st(r, alpha * acc[i][0]);
-            cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1]);
-        } else {
-            cydnnl_st(r, alpha * acc[i][0] + beta * cydnnl_ld(r));
-            cydnnl_st(r + CYDNNL_VEC, alpha * acc[i][1] + beta * cydnnl_ld(r + CYDNNL_VEC));
-        }
-    }
+    for (int i = 0; i < mr; ++i)
+        cydnnl_store_row(c + i * ldc, acc[i][0], acc[i][1], alpha, beta);
 }
 
 #define CYDNNL_STRIDED_CASE(n)                                                            \
@@ -276,14 +274,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
     for (int i = 0; i < mr; ++i) {
         if (i >= rows)
             break;
-        float *r = c + i * ldc;
-        cydnnl_vf v0 = alpha * (cydnnl_vf)acc[i][0], v1 = alpha * (cydnnl_vf)acc[i][1];
-        if (beta != 0.f) {
-            v0 += beta * cydnnl_ld(r);
-            v1 += beta * cydnnl_ld(r + CYDNNL_VEC);
-        }
-        cydnnl_st(r, v0);
-        cydnnl_st(r + CYDNNL_VEC, v1);
+        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta);
     }
 }
 
