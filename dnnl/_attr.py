@@ -12,14 +12,20 @@ fpmath_mode = _enum("fpmath_mode", "dnnl_fpmath_mode_t", "dnnl_fpmath_mode_")
 
 
 class primitive_attr(handle):
-    """oneDNN's dnnl::primitive_attr (scratchpad and fpmath modes)."""
+    """Options for creating a primitive descriptor: who provides the
+    scratchpad (scratchpad_mode) and the floating-point math allowed
+    (fpmath_mode). primitive_attr() makes the defaults. oneDNN's
+    dnnl::primitive_attr."""
 
     _destroy = staticmethod(c.dnnl_primitive_attr_destroy)
 
-    def __init__(self, c_attr=None):
+    def __init__(self, attr=None):
         super().__init__()
-        if c_attr is not None:
-            self._h = c_attr
+        if attr is not None:           # C++'s primitive_attr(dnnl_primitive_attr_t attr)
+            if not isinstance(attr, c.dnnl_primitive_attr_t):
+                raise error(c.dnnl_invalid_arguments, "attr must be a "
+                            "dnnl_c.dnnl_primitive_attr_t, not %s" % type(attr).__name__)
+            self._h = attr
             return
         h = c.dnnl_primitive_attr_t()
         error.wrap_c_api(c.dnnl_primitive_attr_create(h),
@@ -27,21 +33,32 @@ class primitive_attr(handle):
         self._h = h
 
     def get_scratchpad_mode(self):
+        """Who provides the scratchpad: scratchpad_mode.library or .user."""
         out = [None]
         error.wrap_c_api(c.dnnl_primitive_attr_get_scratchpad_mode(self.get(), out),
                          "could not get scratchpad mode primitive attribute")
         return scratchpad_mode(out[0])
 
     def set_scratchpad_mode(self, mode):
+        """Sets who provides the scratchpad (user: pass DNNL_ARG_SCRATCHPAD
+        to execute)."""
         error.wrap_c_api(c.dnnl_primitive_attr_set_scratchpad_mode(self.get(), mode),
                          "could not set scratchpad mode primitive attribute")
 
     def get_fpmath_mode(self):
+        """The floating-point math mode, an fpmath_mode."""
         out = [None]
         error.wrap_c_api(c.dnnl_primitive_attr_get_fpmath_mode(self.get(), out),
                          "could not get fpmath mode primitive attribute")
         return fpmath_mode(out[0])
 
     def set_fpmath_mode(self, mode):
+        """Sets the floating-point math mode (strict: no down-conversion)."""
         error.wrap_c_api(c.dnnl_primitive_attr_set_fpmath_mode(self.get(), mode),
                          "could not set fpmath mode primitive attribute")
+
+    def __repr__(self):
+        if not self._h:
+            return "<dnnl.primitive_attr empty>"
+        return "<dnnl.primitive_attr scratchpad_mode=%s fpmath_mode=%s>" % (
+            self.get_scratchpad_mode().name, self.get_fpmath_mode().name)

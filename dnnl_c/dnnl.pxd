@@ -55,6 +55,8 @@ from dnnl_c.core cimport (
     dnnl_memory_desc_equal,
     dnnl_memory_desc_get_size,
     dnnl_memory_desc_get_size_v2,
+    dnnl_memory_desc_get_blob,
+    dnnl_memory_desc_create_with_blob,
     dnnl_data_type_size,
     dnnl_memory_create,
     dnnl_memory_create_v2,

@@ -151,6 +151,21 @@ def valid_value(pool, fn_name, params, name):
         return c.dnnl_cpu_isa_default
     if name == "isa_hints":
         return c.dnnl_cpu_isa_no_hints
+    if name == "dltensor":                       # a fresh capsule, or the output list
+        return np.zeros((2, 3), np.float32).__dlpack__() if "from_dlpack" in fn_name \
+            else [None]
+    if name == "versioned":
+        return True
+    if name == "blob":
+        if "get_blob" in fn_name:
+            return bytearray(1024)
+        size = [None]
+        _check(c.dnnl_memory_desc_get_blob(None, size, pool.md), "blob size")
+        blob = bytearray(size[0])
+        _check(c.dnnl_memory_desc_get_blob(blob, size, pool.md), "blob")
+        return bytes(blob)
+    if name == "size":                           # get_blob's bytes to write
+        return [1024]
     raise KeyError("%s: no valid value for %s" % (fn_name, name))
 
 

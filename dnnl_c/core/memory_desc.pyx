@@ -1,8 +1,10 @@
 # The C API on memory descriptors (oneDNN's memory_desc.cpp): create with a
-# tag or strides, sub-memories, reshape, permute, clone, query, equal, size.
+# tag or strides, sub-memories, reshape, permute, clone, query, equal, size,
+# blobs.
 
+from libc.stdint cimport int64_t, uint8_t
 from libc.stdlib cimport malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset, memcmp
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
@@ -355,3 +357,111 @@ cdef size_t cydnnl_memory_desc_extent(const_dnnl_memory_desc_t memory_desc) noex
     if not md_ok(memory_desc):
         return 0
     return md_extent(&memory_desc.md)
+
+
+# ------------------------------------------------------------ blobs
+
+
+cdef const char *BLOB_MAGIC = b"cydnnlmd"
+DEF BLOB_VERSION = 1
+
+
+cdef dnnl_status_t dnnl_memory_desc_get_blob(uint8_t *blob, size_t *size,
+                                             const_dnnl_memory_desc_t memory_desc) noexcept nogil:
+    """oneDNN's: with blob NULL, *size receives the blob's size; else *size
+    bytes (at least that size) are written to blob."""
+    cdef md_blob_t b
+    cdef const md_t *md
+    cdef int d
+    if not md_ok(memory_desc) or size == NULL:
+        return fail(dnnl_invalid_arguments, "memory desc blob: NULL or dead argument")
+    if blob == NULL:
+        size[0] = sizeof(md_blob_t)
+        return dnnl_success
+    if size[0] < sizeof(md_blob_t):
+        snprintf(err_buf(), ERR_LEN, "memory desc blob: %zu bytes given, %zu needed",
+                 size[0], sizeof(md_blob_t))
+        return fail(dnnl_invalid_arguments, err_buf())
+    md = &memory_desc.md
+    memset(&b, 0, sizeof(b))
+    memcpy(b.magic, BLOB_MAGIC, 8)
+    b.version = BLOB_VERSION
+    b.ndims, b.data_type, b.format_kind = md.ndims, md.data_type, md.format_kind
+    b.offset0, b.inner_nblks = md.offset0, md.inner_nblks
+    for d in range(DNNL_MAX_NDIMS):
+        b.dims[d], b.padded_dims[d] = md.dims[d], md.padded_dims[d]
+        b.padded_offsets[d], b.strides[d] = md.padded_offsets[d], md.strides[d]
+        b.inner_blks[d], b.inner_idxs[d] = md.inner_blks[d], md.inner_idxs[d]
+    memcpy(blob, &b, sizeof(b))
+    return dnnl_success
+
+
+cdef dnnl_status_t blob_bad(const char *why) noexcept nogil:
+    snprintf(err_buf(), ERR_LEN, "memory desc blob: %s", why)
+    return fail(dnnl_invalid_arguments, err_buf())
+
+
+cdef dnnl_status_t md_from_blob(md_t *md, const md_blob_t *b) noexcept nogil:
+    """md from a blob, checked as the constructors check theirs: a blob
+    from another program or a corrupted one gives a status, never an md the
+    library cannot address safely."""
+    cdef int d, n
+    cdef int64_t inner = 1
+    cdef dnnl_status_t st
+    md_zero(md)
+    if memcmp(b.magic, BLOB_MAGIC, 8) != 0 or b.version != BLOB_VERSION:
+        return blob_bad("not a blob of this library's memory descriptors")
+    if b.ndims == 0:
+        return dnnl_success                 # the zero descriptor
+    if b.ndims < 0 or b.ndims > DNNL_MAX_NDIMS:
+        return blob_bad("ndims out of range")
+    n = <int>b.ndims
+    if b.data_type < 0 or b.data_type > 0x7fffffff:
+        return blob_bad("bad data type")
+    md.ndims = n
+    md.data_type = <dnnl_data_type_t>b.data_type
+    for d in range(n):
+        md.dims[d], md.padded_dims[d] = b.dims[d], b.padded_dims[d]
+        md.padded_offsets[d] = b.padded_offsets[d]
+    st = sanity_status(n, md.dims, md.data_type)
+    if st != dnnl_success:
+        return st
+    for d in range(n):
+        if (md.padded_dims[d] < md.dims[d] or md.padded_offsets[d] < 0
+                or md.padded_offsets[d] > md.padded_dims[d] - md.dims[d]):
+            return blob_bad("padded dims or offsets do not hold the dims")
+    if b.format_kind == dnnl_format_kind_any:
+        md.format_kind = dnnl_format_kind_any
+        return md_check_size(md)
+    if b.format_kind != dnnl_blocked:
+        return blob_bad("format kind is neither any nor blocked")
+    md.format_kind = dnnl_blocked
+    if b.offset0 < 0 or b.inner_nblks < 0 or b.inner_nblks > DNNL_MAX_NDIMS:
+        return blob_bad("offset or inner blocks out of range")
+    md.offset0 = b.offset0
+    md.inner_nblks = <int>b.inner_nblks
+    for d in range(n):
+        if b.strides[d] < 0:
+            return blob_bad("negative stride")
+        md.strides[d] = b.strides[d]
+    for d in range(md.inner_nblks):
+        # blocks multiply to at most 2**30, so md_blocks cannot overflow
+        if b.inner_idxs[d] < 0 or b.inner_idxs[d] >= n or b.inner_blks[d] < 1 \
+                or b.inner_blks[d] > (1 << 30) // inner:
+            return blob_bad("inner block out of range")
+        inner *= b.inner_blks[d]
+        md.inner_blks[d], md.inner_idxs[d] = b.inner_blks[d], b.inner_idxs[d]
+    return md_check_size(md)
+
+
+cdef dnnl_status_t dnnl_memory_desc_create_with_blob(dnnl_memory_desc_t *memory_desc,
+                                                     const uint8_t *blob) noexcept nogil:
+    cdef md_blob_t b
+    cdef md_t md
+    if memory_desc == NULL or blob == NULL:
+        return fail(dnnl_invalid_arguments, "memory desc blob: NULL argument")
+    memcpy(&b, blob, sizeof(b))         # the blob may be unaligned
+    cdef dnnl_status_t st = md_from_blob(&md, &b)
+    if st != dnnl_success:
+        return st
+    return new_md(memory_desc, &md)
