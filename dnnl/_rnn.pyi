@@ -1,4 +1,4 @@
-from typing import Optional, overload
+from typing import Optional, Union, overload
 
 from dnnl._attr import primitive_attr
 from dnnl._engine import engine
@@ -61,6 +61,9 @@ class lstm_forward(primitive):
                      bias_desc: Optional[desc], dst_layer_desc: desc, dst_iter_desc: desc,
                      dst_iter_c_desc: desc, attr: Optional[primitive_attr] = ...,
                      allow_empty: bool = ...) -> None: ...
+        @overload
+        def __init__(self, aengine: engine, aprop_kind: int, direction: int,
+                     *args: Optional[Union[desc, primitive_attr]]) -> None: ...
     def __init__(self, pd: Optional[lstm_forward.primitive_desc] = ...) -> None: ...
 
 class lstm_backward(primitive):
@@ -109,4 +112,8 @@ class lstm_backward(primitive):
                      hint_fwd_pd: lstm_forward.primitive_desc,
                      attr: Optional[primitive_attr] = ...,
                      allow_empty: bool = ...) -> None: ...
+        @overload
+        def __init__(self, aengine: engine, aprop_kind: int, direction: int,
+                     *args: Optional[Union[desc, lstm_forward.primitive_desc, primitive_attr]]
+                     ) -> None: ...
     def __init__(self, pd: Optional[lstm_backward.primitive_desc] = ...) -> None: ...

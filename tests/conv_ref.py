@@ -20,7 +20,7 @@ def parse_desc(text, mb=2):
         sp = "w"
     p = {"g": vals.get("g", 1), "mb": vals.get("mb", mb), "ic": vals["ic"], "oc": vals["oc"]}
     for key in "ioksdp":
-        lst = []
+        lst: list = []
         for i, ax in enumerate(sp):
             v = vals.get(key + ax)
             if v is None and i > 0:
