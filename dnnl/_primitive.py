@@ -24,9 +24,11 @@ class primitive_desc_base(handle):
 
     _destroy = staticmethod(c.dnnl_primitive_desc_destroy)
 
-    def __init__(self, c_pd=None, prim_kind=None, prop_kind1=None, prop_kind2=None):
-        super().__init__(c_pd)
-        if c_pd is not None and prim_kind is not None:
+    def __init__(self, pd=None, prim_kind=None, prop_kind1=None, prop_kind2=None):
+        """Over a dnnl_c pd handle (C++'s pd), checked against prim_kind and
+        the propagation kinds when given; empty without one."""
+        super().__init__(pd)
+        if pd is not None and prim_kind is not None:
             self._check_kind(prim_kind, [p for p in (prop_kind1, prop_kind2) if p is not None])
 
     def _check_kind(self, prim_kind, prop_kinds):

@@ -110,6 +110,7 @@ def test_the_stubs_name_everything_the_packages_export():
     # each module of the object layer has its stub, and each stub its names
     for py in glob.glob(os.path.join(pkg, "_*.py")):
         module = importlib.import_module("dnnl." + os.path.basename(py)[:-3])
+        assert os.path.exists(py[:-3] + ".pyi"), "write its stub: %si" % py
         stub = _stub_names(py[:-3] + ".pyi")
         defined = {k for k, v in vars(module).items() if not k.startswith("_")
                    and getattr(v, "__module__", None) == module.__name__}

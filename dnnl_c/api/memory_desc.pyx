@@ -1,7 +1,7 @@
 # The Python-level C API on memory descriptors.
 
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,
-                             PyBUF_ANY_CONTIGUOUS)
+                             PyBUF_ANY_CONTIGUOUS, PyBUF_FORMAT)
 from libc.stdint cimport int64_t, uint8_t, uintptr_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
@@ -188,11 +188,15 @@ def dnnl_memory_desc_get_blob(blob, size, memory_desc):
             _fail("size must be a list whose [0] is the bytes to write, not %s" % _what(size))
         n = _size(size[0], "size[0]")
         try:
-            PyObject_GetBuffer(blob, &view, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS)
+            PyObject_GetBuffer(blob, &view, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS | PyBUF_FORMAT)
         except Exception:
             _fail("blob must be a writable contiguous buffer (bytearray, NumPy uint8), "
                   "not %s" % _what(blob))
         try:
+            # bytes only: writing over the items of another buffer could corrupt it
+            if view.format != NULL and view.format not in (b"B", b"b", b"c", b"@B", b"=B"):
+                _fail("blob must hold bytes (a bytearray or uint8 array), not items of "
+                      "format %r" % (<bytes>view.format).decode("ascii", "replace"))
             if <size_t>view.len < n:
                 _fail("blob holds %d bytes; size[0] says %d" % (view.len, n))
             st = c.dnnl_memory_desc_get_blob(<uint8_t *>view.buf, &n, md)
