@@ -3,7 +3,7 @@
 # The operands may be f32 or bf16 matrices, or a convolution's patch matrix
 # read straight from its source (an implicit im2col), packed into f32.
 
-from libc.stdint cimport int64_t, uint32_t
+from libc.stdint cimport int64_t, int32_t, uint16_t, uint32_t
 
 cdef enum:
     OPND_F32 = 0
@@ -46,6 +46,12 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
                            uint32_t *dst) noexcept nogil
         void (*ukernel_bf16)(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
                              int64_t ldc, float alpha, float beta, int64_t rows) noexcept nogil
+        # the same with bf16 A read in place: pair q of row i is
+        # a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16, in runs (gemm_kernels.h)
+        void (*ukernel_bf16_strided)(int64_t nruns, const int32_t *runs, const uint16_t *a,
+                                     int64_t rs, const int64_t *off, const uint32_t *b,
+                                     float *c, int64_t ldc, float alpha, float beta,
+                                     int64_t rows) noexcept nogil
         # f32 rows (contiguous in k) into a w-lane panel, transposed
         void (*pack_rows)(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
                           int64_t w) noexcept nogil

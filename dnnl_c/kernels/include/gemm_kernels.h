@@ -278,6 +278,78 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
     }
 }
 
+/* bf16 A read in place, as cydnnl_ukernel_strided reads f32: pair q of row i
+   is a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16 (off[2q + 1] < 0:
+   zero). The pairs come in runs: runs[r] > 0 is that many pairs whose halves
+   are adjacent (off[2q + 1] == off[2q] + 1), read with one 32-bit load per
+   row; runs[r] == 0 is one pair read half by half (a pair across the end of
+   a kernel row, or a lone last tap). */
+CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_strided_mr(const int mr, int64_t nruns,
+                                                         const int32_t *runs, const uint16_t *a,
+                                                         int64_t rs, const int64_t *off,
+                                                         const uint32_t *b, float *c,
+                                                         int64_t ldc, float alpha, float beta) {
+    __m512 acc[CYDNNL_MR][2];
+    cydnnl_prefetch_tile(c, ldc, mr);
+    for (int i = 0; i < mr; ++i) {
+        acc[i][0] = _mm512_setzero_ps();
+        acc[i][1] = _mm512_setzero_ps();
+    }
+    for (int64_t r = 0; r < nruns; ++r) {
+        int32_t n = runs[r];
+        if (n > 0) {
+            for (; n > 0; --n, off += 2, b += CYDNNL_NR) {
+                const uint16_t *ap = a + off[0];
+                __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
+                __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
+                #pragma GCC unroll 16
+                for (int i = 0; i < mr; ++i) {
+                    uint32_t v;
+                    memcpy(&v, ap + i * rs, sizeof v);
+                    __m512bh av = (__m512bh)_mm512_set1_epi32((int)v);
+                    acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
+                    acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+                }
+            }
+        } else {
+            const uint16_t *lo = a + off[0];
+            const uint16_t *hi = off[1] >= 0 ? a + off[1] : NULL;
+            __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
+            __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
+            #pragma GCC unroll 16
+            for (int i = 0; i < mr; ++i) {
+                uint32_t v = lo[i * rs] | (hi ? (uint32_t)hi[i * rs] << 16 : 0u);
+                __m512bh av = (__m512bh)_mm512_set1_epi32((int)v);
+                acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
+                acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+            }
+            off += 2;
+            b += CYDNNL_NR;
+        }
+    }
+    #pragma GCC unroll 16
+    for (int i = 0; i < mr; ++i)
+        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta);
+}
+
+#define CYDNNL_BF16_STRIDED_CASE(n)                                                      \
+    case n: cydnnl_ukernel_bf16_strided_mr(n, nruns, runs, a, rs, off, b, c, ldc, alpha, \
+                                           beta); break;
+CYDNNL_INLINE void cydnnl_ukernel_bf16_strided(int64_t nruns, const int32_t *runs,
+                                               const uint16_t *a, int64_t rs,
+                                               const int64_t *off, const uint32_t *b,
+                                               float *c, int64_t ldc, float alpha, float beta,
+                                               int64_t rows) {
+    switch (rows) {
+        CYDNNL_BF16_STRIDED_CASE(1) CYDNNL_BF16_STRIDED_CASE(2) CYDNNL_BF16_STRIDED_CASE(3)
+        CYDNNL_BF16_STRIDED_CASE(4) CYDNNL_BF16_STRIDED_CASE(5) CYDNNL_BF16_STRIDED_CASE(6)
+        CYDNNL_BF16_STRIDED_CASE(7) CYDNNL_BF16_STRIDED_CASE(8) CYDNNL_BF16_STRIDED_CASE(9)
+        CYDNNL_BF16_STRIDED_CASE(10) CYDNNL_BF16_STRIDED_CASE(11) CYDNNL_BF16_STRIDED_CASE(12)
+        default: break;
+    }
+}
+#undef CYDNNL_BF16_STRIDED_CASE
+
 CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b,
                                        float *c, int64_t ldc, float alpha, float beta,
                                        int64_t rows) {
