@@ -236,17 +236,16 @@ cdef int64_t pair_runs(int64_t *toff, int64_t kc, int32_t *runs) noexcept nogil:
     """The runs of ukernel_bf16_strided for taps toff[:kc] taken in pairs
     (toff[kc] becomes -1 when kc is odd: the last pair's zero half)."""
     cdef int64_t q, nruns = 0
+    cdef int32_t step
     if kc % 2:
         toff[kc] = -1
     for q in range((kc + 1) // 2):
-        if 2 * q + 1 < kc and toff[2 * q + 1] == toff[2 * q] + 1:
-            if nruns > 0 and runs[nruns - 1] > 0:
-                runs[nruns - 1] += 1
-                continue
-            runs[nruns] = 1
+        step = 1 if 2 * q + 1 < kc and toff[2 * q + 1] == toff[2 * q] + 1 else -1
+        if nruns > 0 and (runs[nruns - 1] > 0) == (step > 0):
+            runs[nruns - 1] += step
         else:
-            runs[nruns] = 0
-        nruns += 1
+            runs[nruns] = step
+            nruns += 1
     return nruns
 
 
@@ -485,13 +484,19 @@ cdef inline void tap_run_dim(const conv_geom_t *g, int64_t *count, int64_t *rstr
         tstride[0] = 1 if g.cl else ksp
 
 
-cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a) noexcept nogil:
-    """Whether gemm_patches_t takes this patch operand: f32, every window
-    inside src, tiles of at least 4 taps."""
+cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                             int b_dt) noexcept nogil:
+    """Whether gemm_patches_t takes this patch operand, with B of data type
+    b_dt: every window inside src, tiles of at least 4 taps; f32, or bf16 with
+    bf16 B on a level with bf16 dot products."""
     cdef const conv_geom_t *g = a.geom
     cdef int64_t count, rs, ts
-    if (a.kind != OPND_PATCHES or a.src_dt != dnnl_f32 or uk.ukernel_strided == NULL
-            or g.pd != 0 or g.ph != 0 or g.pw != 0):
+    if a.kind != OPND_PATCHES or g.pd != 0 or g.ph != 0 or g.pw != 0:
+        return False
+    if a.src_dt == dnnl_bf16:
+        if uk.ukernel_bf16_strided == NULL or b_dt != dnnl_bf16:
+            return False
+    elif uk.ukernel_strided == NULL:
         return False
     if ((g.od - 1) * g.sd + (g.kd - 1) * (g.dd + 1) >= g.id
             or (g.oh - 1) * g.sh + (g.kh - 1) * (g.dh + 1) >= g.ih
@@ -505,19 +510,25 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                          const gemm_operand_t *b, int64_t n, float beta, float *c,
                          int64_t ldc) noexcept nogil:
     """C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the
-    patches of `a` (patches_t_in_place), op(B) pixels x n."""
+    patches of `a` (patches_t_in_place), op(B) pixels x n. bf16 patches go in
+    pairs of pixels (two loads each: windows are not adjacent), B in pair
+    panels."""
     cdef const conv_geom_t *g = a.geom
-    cdef const float *src = <const float *>a.ptr
+    cdef bint pairs = a.src_dt == dnnl_bf16
     cdef int64_t npix = g.od * g.oh * g.ow, ntaps = g.icg * g.kd * g.kh * g.kw
     cdef int64_t NR = uk.nr, MR = uk.mr, npan = (n + NR - 1) // NR
     cdef int64_t count, rs, ts, kcb = even_split(npix, KCP, 1), pc, kc, p, t, c0, kd, kh, kw
+    cdef int64_t kpb = (kcb + 1) // 2, kp, bstep
     cdef int64_t q, rows, ntiles, tj, jr, cols, od, oh, ow, i, j
     cdef int64_t toff[1]
     cdef float bt
     cdef float *dst
     cdef int64_t ld
     cdef float *bp = <float *>cydnnl_thread_scratch(
-        (kcb * npan * NR + MAX_MR * MAX_NR) * sizeof(float) + kcb * sizeof(int64_t) + 64)
+        ((kcb + kpb) * npan * NR + MAX_MR * MAX_NR + kpb * MAX_MR) * sizeof(float)
+        + (kcb + 1) * sizeof(int64_t) + 64)
+    cdef float *bp2
+    cdef uint32_t *apair
     cdef float *edge
     cdef int64_t *org
     if bp == NULL:
@@ -528,8 +539,10 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     bt = bt + opnd_get(a, p, t) * opnd_get(b, p, j)
                 c[t * ldc + j] = bt + (0 if beta == 0 else beta * c[t * ldc + j])
         return
-    edge = bp + kcb * npan * NR
-    org = <int64_t *>(edge + MAX_MR * MAX_NR)
+    bp2 = bp + kcb * npan * NR
+    edge = bp2 + kpb * npan * NR
+    apair = <uint32_t *>(edge + MAX_MR * MAX_NR)
+    org = <int64_t *>(apair + kpb * MAX_MR)
     tap_run_dim(g, &count, &rs, &ts)
     pc = 0
     od = oh = ow = 0
@@ -539,6 +552,11 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
             org[p] = ((od * g.sd * g.ih + oh * g.sh) * g.iw + ow * g.sw) * g.pix_stride
             next_pixels(g, 1, &od, &oh, &ow)
         pack_b(uk, b, pc, kc, 0, n, bp)
+        kp = (kc + 1) // 2
+        if pairs:
+            to_pairs(uk, bp, n, NR, kc, bp2)
+            org[kc] = -1        # an odd last pixel's zero half
+        bstep = kp * NR if pairs else kc * NR
         bt = beta if pc == 0 else 1.0
         for t in range(ntaps):
             tap_of(g, t, &c0, &kd, &kh, &kw)
@@ -550,6 +568,9 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
             while q < count:
                 rows = (count - q) // ntiles
                 ntiles -= 1
+                if pairs:       # the tile's pairs once for all panels of B
+                    uk.pack_pair_rows(<const uint16_t *>a.ptr + toff[0] + q * rs, rs, org, kp,
+                                      rows, apair, MR)
                 for tj in range(npan):
                     jr = tj * NR
                     cols = n - jr if n - jr < NR else NR
@@ -557,8 +578,13 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                         dst, ld = c + (t + q * ts) * ldc + jr, ts * ldc
                     else:
                         dst, ld = edge, NR
-                    uk.ukernel_strided(kc, src + toff[0] + q * rs, rs, org, bp + tj * kc * NR,
-                                       dst, ld, 1.0, bt if dst != edge else 0.0, rows)
+                    if pairs:
+                        uk.ukernel_bf16(kp, apair, <const uint32_t *>bp2 + tj * bstep, dst, ld,
+                                        1.0, bt if dst != edge else 0.0, rows)
+                    else:
+                        uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
+                                           bp + tj * bstep, dst, ld, 1.0,
+                                           bt if dst != edge else 0.0, rows)
                     if dst == edge:
                         edge_out(edge, NR, rows, cols, bt, c + (t + q * ts) * ldc + jr,
                                  ts * ldc)

@@ -248,6 +248,36 @@ CYDNNL_INLINE void cydnnl_pack_pairs(const float *CYDNNL_RESTRICT src, int64_t k
         for (int64_t j = 0; j < w; ++j) dst[j] = u[j] >> 16;
 }
 
+/* A tile of bf16 values read in place into a pair panel of kp x w: element
+   (q, i) is a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16 (off[2q + 1]
+   < 0: zero), rows past `rows` zero. With rs == 1 (the tile's rows adjacent:
+   taps along kw, or channels-last channels) a pair is two vector loads. */
+CYDNNL_INLINE void cydnnl_pack_pair_rows(const uint16_t *CYDNNL_RESTRICT a, int64_t rs,
+                                         const int64_t *off, int64_t kp, int64_t rows,
+                                         uint32_t *CYDNNL_RESTRICT dst, int64_t w) {
+    if (rs == 1 && w <= 16) {
+        __mmask16 m = (__mmask16)((1u << rows) - 1);
+        for (int64_t q = 0; q < kp; ++q, dst += w) {
+            __m512i lo = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, a + off[2 * q]));
+            if (off[2 * q + 1] >= 0) {
+                __m512i hi = _mm512_cvtepu16_epi32(
+                    _mm256_maskz_loadu_epi16(m, a + off[2 * q + 1]));
+                lo = _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16));
+            }
+            _mm512_mask_storeu_epi32(dst, (__mmask16)((1u << w) - 1), lo);
+        }
+        return;
+    }
+    for (int64_t q = 0; q < kp; ++q, dst += w) {
+        const uint16_t *lo = a + off[2 * q];
+        const uint16_t *hi = off[2 * q + 1] >= 0 ? a + off[2 * q + 1] : NULL;
+        int64_t i = 0;
+        for (; i < rows; ++i)
+            dst[i] = lo[i * rs] | (hi ? (uint32_t)hi[i * rs] << 16 : 0u);
+        for (; i < w; ++i) dst[i] = 0;
+    }
+}
+
 /* c[rows x NR] = alpha * a . b + beta * c over kp pairs of k, rows <= mr. */
 CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const uint32_t *a,
                                                  const uint32_t *b, float *c, int64_t ldc,
@@ -280,10 +310,10 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
 
 /* bf16 A read in place, as cydnnl_ukernel_strided reads f32: pair q of row i
    is a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16 (off[2q + 1] < 0:
-   zero). The pairs come in runs: runs[r] > 0 is that many pairs whose halves
-   are adjacent (off[2q + 1] == off[2q] + 1), read with one 32-bit load per
-   row; runs[r] == 0 is one pair read half by half (a pair across the end of
-   a kernel row, or a lone last tap). */
+   zero). The pairs come in runs: runs[r] = n > 0 is n pairs whose halves are
+   adjacent (off[2q + 1] == off[2q] + 1), read with one 32-bit load per row;
+   n < 0 is -n pairs read half by half (a pair across the end of a kernel
+   row, a lone last tap, or pixels paired along k). */
 CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_strided_mr(const int mr, int64_t nruns,
                                                          const int32_t *runs, const uint16_t *a,
                                                          int64_t rs, const int64_t *off,
@@ -312,19 +342,19 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_strided_mr(const int mr, int64_t n
                 }
             }
         } else {
-            const uint16_t *lo = a + off[0];
-            const uint16_t *hi = off[1] >= 0 ? a + off[1] : NULL;
-            __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
-            __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
-            #pragma GCC unroll 16
-            for (int i = 0; i < mr; ++i) {
-                uint32_t v = lo[i * rs] | (hi ? (uint32_t)hi[i * rs] << 16 : 0u);
-                __m512bh av = (__m512bh)_mm512_set1_epi32((int)v);
-                acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
-                acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+            for (; n < 0; ++n, off += 2, b += CYDNNL_NR) {
+                const uint16_t *lo = a + off[0];
+                const uint16_t *hi = off[1] >= 0 ? a + off[1] : NULL;
+                __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
+                __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
+                #pragma GCC unroll 16
+                for (int i = 0; i < mr; ++i) {
+                    uint32_t v = lo[i * rs] | (hi ? (uint32_t)hi[i * rs] << 16 : 0u);
+                    __m512bh av = (__m512bh)_mm512_set1_epi32((int)v);
+                    acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
+                    acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+                }
             }
-            off += 2;
-            b += CYDNNL_NR;
         }
     }
     #pragma GCC unroll 16
