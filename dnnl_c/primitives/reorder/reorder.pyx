@@ -121,7 +121,7 @@ cdef dnnl_status_t blocked_c_execute(const dnnl_primitive_desc *pd,
                       dst.data_type, to_blocked, src.dims[0], src.dims[1],
                       blk.padded_dims[1], spatial, blk.dims[1] if cl else blk.inner_blks[0],
                       plain.strides[0], plain.strides[1], plain.strides[last], blk.strides[0],
-                      0 if cl else blk.strides[1], blk.strides[last])
+                      0 if cl else blk.strides[1], blk.strides[last], best_level())
     return dnnl_success
 
 
