@@ -13,7 +13,9 @@ def version():
 
 
 def set_verbose(level):
-    """oneDNN's dnnl::set_verbose: 0 (off), 1 (execution) or 2 (creation too)."""
+    """oneDNN's dnnl::set_verbose: 0 (off), 1 (errors and a line per
+    execution) or 2 (and a line per primitive creation); replaces what
+    ONEDNN_VERBOSE set. The lines are oneDNN's (see README, Verbose)."""
     error.wrap_c_api(c.dnnl_set_verbose(level), "could not set verbose mode")
 
 

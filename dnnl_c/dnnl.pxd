@@ -104,6 +104,7 @@ from dnnl_c.core cimport (
     dnnl_scratchpad_mode2str,
     dnnl_fpmath_mode2str,
     dnnl_query2str,
+    dnnl_runtime2str,
     cydnnl_last_error,
     cydnnl_clear_error,
     cydnnl_memory_set_capacity,

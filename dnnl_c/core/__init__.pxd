@@ -14,4 +14,5 @@ from dnnl_c.core.attr cimport *
 from dnnl_c.core.cpu_isa cimport *
 from dnnl_c.core.registry cimport *
 from dnnl_c.core.primitive_desc cimport *
+from dnnl_c.core.pd_info cimport *
 from dnnl_c.core.primitive cimport *

@@ -7,15 +7,18 @@ from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_d
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
-from dnnl_c.core.verbose cimport (fail, err_buf, ERR_LEN, verbose_level, VERBOSE_EXEC,
-                                  dnnl_prim_kind2str)
+from dnnl_c.core.verbose cimport (fail, err_buf, ERR_LEN, set_executing, VERBOSE_EXEC_PROFILE,
+                                  VERBOSE_CREATE_PROFILE, dnnl_prim_kind2str)
 from dnnl_c.core.objects cimport header_init, obj_alive, obj_release, obj_destroy
 from dnnl_c.core.memory_desc_wrapper cimport md_equal, md_extent, elems_to_bytes
 from dnnl_c.core.memory cimport mem_ok
 from dnnl_c.core.engine_stream cimport stream_ok
-from dnnl_c.core.primitive_desc cimport (pd_is_alive, pd_clone_raw, pd_dispose, pd_arg_name,
-                                         pd_verbose_line)
+from dnnl_c.core.primitive_desc cimport pd_is_alive, pd_clone_raw, pd_dispose, pd_arg_name
+from dnnl_c.core.pd_info cimport pd_verbose_on, pd_verbose_create, pd_verbose_exec
 from dnnl_c.core.util cimport cydnnl_now_ms
+
+cdef extern from "core/cydnnl_verbose.h" nogil:
+    double cydnnl_wall_ms()
 
 DEF STACK_ARGS = 32
 
@@ -38,6 +41,12 @@ cdef dnnl_status_t dnnl_primitive_create(
     if primitive == NULL or not pd_ok(primitive_desc):
         return fail(dnnl_invalid_arguments,
                     "primitive: NULL output or not a live primitive descriptor")
+    # oneDNN's create line times the primitive's creation; the primitive
+    # cache says whether it was a cache_hit
+    cdef const char *cache_state = "cache_miss"
+    cdef bint profile = pd_verbose_on(primitive_desc, VERBOSE_CREATE_PROFILE)
+    cdef double start_ms = cydnnl_wall_ms() if profile else 0
+    cdef double t0 = cydnnl_now_ms() if profile else 0
     cdef dnnl_primitive *prim = <dnnl_primitive *>calloc(1, sizeof(dnnl_primitive))
     if prim == NULL:
         return fail(dnnl_out_of_memory, "primitive: out of memory")
@@ -48,6 +57,8 @@ cdef dnnl_status_t dnnl_primitive_create(
         return fail(dnnl_out_of_memory, "primitive: out of memory")
     prim.pd.hdr.owner = &prim.hdr
     primitive[0] = prim
+    if profile:
+        pd_verbose_create(prim.pd, cache_state, start_ms, cydnnl_now_ms() - t0)
     return dnnl_success
 
 
@@ -143,6 +154,14 @@ cdef dnnl_status_t bind_args(const dnnl_primitive_desc *pd, int nargs,
 cdef dnnl_status_t dnnl_primitive_execute(
         const_dnnl_primitive_t primitive, dnnl_stream_t stream, int nargs,
         const dnnl_exec_arg_t *args) noexcept nogil:
+    set_executing(True)         # failed checks print as exec:check
+    cdef dnnl_status_t st = primitive_execute(primitive, stream, nargs, args)
+    set_executing(False)
+    return st
+
+
+cdef dnnl_status_t primitive_execute(const_dnnl_primitive_t primitive, dnnl_stream_t stream,
+                                     int nargs, const dnnl_exec_arg_t *args) noexcept nogil:
     if not prim_ok(primitive):
         return fail(dnnl_invalid_arguments, "execute: not a live primitive")
     if not stream_ok(stream):
@@ -153,7 +172,7 @@ cdef dnnl_status_t dnnl_primitive_execute(
     cdef exec_ctx_t ctx
     cdef exec_arg_t on_stack[STACK_ARGS]
     cdef char *own_scratchpad = NULL
-    cdef double t0
+    cdef double t0, start_ms
     cdef dnnl_status_t st
     ctx.nargs = 0
     ctx.scratchpad = NULL
@@ -173,11 +192,14 @@ cdef dnnl_status_t dnnl_primitive_execute(
         if own_scratchpad == NULL:
             st = fail(dnnl_out_of_memory, "execute: cannot allocate the scratchpad")
         ctx.scratchpad = own_scratchpad
-    if st == dnnl_success:
+    if st == dnnl_success and pd_verbose_on(pd, VERBOSE_EXEC_PROFILE):
+        start_ms = cydnnl_wall_ms()
         t0 = cydnnl_now_ms()
         st = pd.kind.impls.impls[pd.impl_index].execute(pd, &ctx)
-        if verbose_level() & VERBOSE_EXEC:
-            pd_verbose_line(pd, "exec", cydnnl_now_ms() - t0)
+        if st == dnnl_success:
+            pd_verbose_exec(pd, start_ms, cydnnl_now_ms() - t0)
+    elif st == dnnl_success:
+        st = pd.kind.impls.impls[pd.impl_index].execute(pd, &ctx)
     if own_scratchpad != NULL:
         cydnnl_thread_scratch_done(own_scratchpad)
     if ctx.args != &on_stack[0]:

@@ -156,12 +156,31 @@ ctypedef int (*kind_md_arg_fn)(const dnnl_primitive_desc *pd, dnnl_query_t what,
 # The name of an argument in the kind's own words (NULL: the common name).
 ctypedef const char *(*kind_arg_name_fn)(int arg) noexcept nogil
 
+cdef extern from "core/cydnnl_verbose.h" nogil:
+    ctypedef struct cydnnl_vstr:
+        char *buf
+        size_t cap
+        size_t len
+
+# What a family writes into its verbose lines (oneDNN's init_info_<kind>),
+# each part appended with the core's vs_* helpers (pd_info.pxd): the memory
+# descriptors ("src:f32::blocked:abcd::f0 wei:..."), the auxiliary field
+# ("alg:eltwise_relu alpha:0 beta:0") and the problem, in benchdnn's words
+# ("mb8_ic3oc96_ih227oh55kh11sh4dh0ph0_iw227ow55kw11sw4dw0pw0").
+cdef struct verbose_parts_t:
+    cydnnl_vstr mds
+    cydnnl_vstr aux
+    cydnnl_vstr prb
+ctypedef void (*kind_verbose_fn)(const dnnl_primitive_desc *pd,
+                                 verbose_parts_t *parts) noexcept nogil
+
 # What a primitive family registers with the core (registry.pxd).
 cdef struct primitive_kind_t:
     dnnl_primitive_kind_t kind
     kind_query_fn query
     kind_md_arg_fn md_arg           # optional
     kind_arg_name_fn arg_name       # optional
+    kind_verbose_fn verbose         # optional: without it, every md and the dims
     impl_list_t impls
 
 cdef struct dnnl_primitive_desc:

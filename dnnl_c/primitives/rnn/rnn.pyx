@@ -444,11 +444,43 @@ cdef const char *rnn_arg_name(int arg) noexcept nogil:
     return NULL
 
 
+cdef void rnn_verbose(const dnnl_primitive_desc *pd, verbose_parts_t *v) noexcept nogil:
+    """oneDNN's init_info_rnn: the layer, iter, weights and bias mds (never
+    the *_iter_c ones), their diffs backward; alg, direction, activation,
+    flags; l..t..mb..sic..slc..dhc..dic.."""
+    cdef rnn_desc_t *d = <rnn_desc_t *>rnn_desc(pd)
+    cdef const char *names[18]
+    cdef int idx[18]
+    cdef int i, n = 18 if not is_fwd(pd) else 9
+    cdef int64_t dhc = d.weights_layer_desc.dims[4]
+    names[:] = [b"src_layer", b"src_iter", b"wei_layer", b"wei_iter", b"wei_peephole",
+                b"wei_proj", b"bias", b"dst_layer", b"dst_iter", b"diff_src_layer",
+                b"diff_src_iter", b"diff_wei_layer", b"diff_wei_iter", b"diff_wei_peephole",
+                b"diff_wei_proj", b"diff_bias", b"diff_dst_layer", b"diff_dst_iter"]
+    idx[:] = [0, 1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15, 16, 17, 18, 19, 20]
+    for i in range(n):
+        # the optional ones print where given; a diff where its forward one is
+        if desc_md(d, idx[i] - 11 if idx[i] >= 11 else idx[i]).ndims != 0:
+            vs_arg(&v.mds, pd, names[i], ARGS[idx[i]])
+    cydnnl_vs_printf(&v.aux, "alg:%s direction:%s activation:%s flags:%s",
+                     dnnl_alg_kind2str(d.cell_kind), dnnl_rnn_direction2str(d.direction),
+                     dnnl_alg_kind2str(d.activation_kind),
+                     <const char *>("O" if d.flags & dnnl_rnn_flags_diff_weights_overwrite
+                                    else ""))
+    cydnnl_vs_printf(&v.prb, "l%lldt%lldmb%lldsic%lldslc%llddhc%llddic%lld",
+                     <long long>d.weights_layer_desc.dims[0], <long long>d.src_layer_desc.dims[0],
+                     <long long>d.src_layer_desc.dims[1], <long long>d.weights_iter_desc.dims[2],
+                     <long long>d.weights_layer_desc.dims[2], <long long>dhc,
+                     <long long>(d.weights_projection_desc.dims[3]
+                                 if d.weights_projection_desc.ndims != 0 else dhc))
+
+
 # The family's registration: the GEMM driver per ISA level, then the
 # reference (the same driver with plain-loop products) last.
 cdef primitive_kind_t rnn_kind
 rnn_kind.kind = dnnl_rnn
 rnn_kind.query = rnn_query
+rnn_kind.verbose = rnn_verbose
 rnn_kind.md_arg = rnn_md_arg
 rnn_kind.arg_name = rnn_arg_name
 for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
