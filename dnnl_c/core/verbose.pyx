@@ -136,3 +136,11 @@ cdef const char *dnnl_fpmath_mode2str(dnnl_fpmath_mode_t v) noexcept nogil:
     return cydnnl_fpmath_mode2str(v)
 cdef const char *dnnl_query2str(dnnl_query_t v) noexcept nogil:
     return cydnnl_query2str(v)
+
+
+cdef dnnl_status_t dnnl_verbose_profiling_enabled(int *enabled) noexcept nogil:
+    """1 when verbose prints creation or execution times."""
+    if enabled == NULL:
+        return fail(dnnl_invalid_arguments, "verbose: NULL output")
+    enabled[0] = 1 if verbose_level() & (VERBOSE_CREATE | VERBOSE_EXEC) else 0
+    return dnnl_success
