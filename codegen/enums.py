@@ -39,7 +39,7 @@ ENUMS["dnnl_format_kind_t"] = [
     ("dnnl_format_kind_undef", 0, "undef"), ("dnnl_format_kind_any", 1, "any"),
     ("dnnl_blocked", 2, "blocked"), ("dnnl_format_kind_opaque", 3, "opaque"),
     ("dnnl_format_kind_sparse", 4, "sparse"),
-    ("dnnl_format_kind_host_side_scalar", 5, "host_side_scalar"),
+    ("dnnl_format_kind_host_scalar", 5, "host_scalar"),
     ("dnnl_format_kind_max", 0x7fff, None)]
 
 ENUMS["dnnl_prop_kind_t"] = [

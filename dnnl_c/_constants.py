@@ -128,9 +128,9 @@ dnnl_format_kind_any = 1
 dnnl_blocked = 2
 dnnl_format_kind_opaque = 3
 dnnl_format_kind_sparse = 4
-dnnl_format_kind_host_side_scalar = 5
+dnnl_format_kind_host_scalar = 5
 dnnl_format_kind_max = 32767
-ENUMS['dnnl_format_kind_t'] = {'dnnl_format_kind_undef': 0, 'dnnl_format_kind_any': 1, 'dnnl_blocked': 2, 'dnnl_format_kind_opaque': 3, 'dnnl_format_kind_sparse': 4, 'dnnl_format_kind_host_side_scalar': 5, 'dnnl_format_kind_max': 32767}
+ENUMS['dnnl_format_kind_t'] = {'dnnl_format_kind_undef': 0, 'dnnl_format_kind_any': 1, 'dnnl_blocked': 2, 'dnnl_format_kind_opaque': 3, 'dnnl_format_kind_sparse': 4, 'dnnl_format_kind_host_scalar': 5, 'dnnl_format_kind_max': 32767}
 
 # dnnl_prop_kind_t
 dnnl_prop_kind_undef = 0

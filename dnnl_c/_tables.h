@@ -49,7 +49,7 @@ static const char *cydnnl_fmt_kind2str(int v) {
         case 2: return "blocked";
         case 3: return "opaque";
         case 4: return "sparse";
-        case 5: return "host_side_scalar";
+        case 5: return "host_scalar";
         default: return "unknown fmt_kind";
     }
 }

@@ -126,7 +126,7 @@ ctypedef enum dnnl_format_kind_t:
     dnnl_blocked = 2
     dnnl_format_kind_opaque = 3
     dnnl_format_kind_sparse = 4
-    dnnl_format_kind_host_side_scalar = 5
+    dnnl_format_kind_host_scalar = 5
     dnnl_format_kind_max = 32767
 
 ctypedef enum dnnl_prop_kind_t:

@@ -230,6 +230,14 @@ def _special_value(pool, fn_name, name):
         "size": [None] if "get_cache_blob" in fn_name or "get_blob" in fn_name else 1,
         "blob": None if "get_blob" in fn_name else pool.blob,
     }
+    if "gemm" in fn_name:
+        bf16 = "bf16" in fn_name
+        gemm = {"transa": "N", "transb": "N", "M": 2, "N": 2, "K": 2, "lda": 2, "ldb": 2,
+                "ldc": 2, "bf16": 0, "C": np.zeros(4, np.float32),
+                "A": np.ones(4, np.uint16 if bf16 else np.float32),
+                "B": np.ones(4, np.uint16 if bf16 else np.float32)}
+        if name in gemm:
+            return gemm[name]
     if name == "arg" and "precomputed" in fn_name:
         return c.DNNL_ARG_SRC
     if name == "data_type" and ("zero_points" in fn_name or "precomputed" in fn_name):
@@ -271,7 +279,7 @@ FLOAT_PARAMS = {"alpha", "beta", "k", "scale", "shift", "scalar", "value"}
 TEXT_PARAMS = {"dir"}
 NON_STATUS = ("_get_size", "_get_size_v2", "_equal", "type_size", "get_count", "query_s32",
               "_extent", "2str", "query_md", "cpu_isa_info", "cpu_isa_has", "post_ops_len",
-              "post_ops_get_kind")
+              "post_ops_get_kind", "gemm_isa")
 
 
 def failure_value(name):

@@ -431,7 +431,7 @@ def dnnl_memory_create_host_scalar(memory, memory_desc, scalar):
         md = <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc")
         if md == NULL or not c.obj_alive(&md.hdr, c.OBJ_MEMORY_DESC):
             _fail("memory_desc is not a live memory desc")
-        if md.md.format_kind != dnnl_format_kind_host_side_scalar:
+        if md.md.format_kind != dnnl_format_kind_host_scalar:
             _fail("memory_desc is not a host scalar descriptor")
         raw = _scalar_bytes(scalar, md.md.data_type)
         st = c.dnnl_memory_create_host_scalar(&m, md, <char *>raw)
@@ -465,7 +465,7 @@ def dnnl_memory_set_host_scalar_value(memory, value):
         m = <c.dnnl_memory_t>_in(memory, dnnl_memory_t, "memory")
         if m == NULL or not c.obj_alive(&m.hdr, c.OBJ_MEMORY):
             _fail("memory is not a live memory")
-        if m.md.md.format_kind != dnnl_format_kind_host_side_scalar:
+        if m.md.md.format_kind != dnnl_format_kind_host_scalar:
             _fail("memory is not a host scalar memory")
         raw = _scalar_bytes(value, m.md.md.data_type)
         return c.dnnl_memory_set_host_scalar_value(m, <char *>raw)

@@ -19,3 +19,4 @@ from dnnl_c.core.registry cimport *
 from dnnl_c.core.primitive_desc cimport *
 from dnnl_c.core.primitive_cache cimport *
 from dnnl_c.core.primitive cimport *
+from dnnl_c.core.gemm cimport *

@@ -42,7 +42,7 @@ cdef dnnl_status_t dnnl_memory_create(dnnl_memory_t *memory,
         md_zero(&md)
     else:
         md = memory_desc.md
-    if md.format_kind == dnnl_format_kind_host_side_scalar:
+    if md.format_kind == dnnl_format_kind_host_scalar:
         return fail(dnnl_invalid_arguments, "memory: a host scalar descriptor makes a "
                     "memory with dnnl_memory_create_host_scalar")
     if md.ndims != 0 and md.format_kind != dnnl_blocked:
@@ -104,7 +104,7 @@ cdef dnnl_status_t dnnl_memory_get_engine(const_dnnl_memory_t memory,
 
 
 cdef inline bint is_host_scalar(const dnnl_memory *mem) noexcept nogil:
-    return mem.md.md.format_kind == dnnl_format_kind_host_side_scalar
+    return mem.md.md.format_kind == dnnl_format_kind_host_scalar
 
 
 cdef dnnl_status_t dnnl_memory_get_data_handle(const_dnnl_memory_t memory,
@@ -199,7 +199,7 @@ cdef dnnl_status_t dnnl_memory_create_host_scalar(dnnl_memory_t *memory,
     host_scalar_memory_storage_t)."""
     if memory == NULL or scalar_ptr == NULL or not md_ok(memory_desc):
         return fail(dnnl_invalid_arguments, "memory: NULL or dead argument")
-    if memory_desc.md.format_kind != dnnl_format_kind_host_side_scalar:
+    if memory_desc.md.format_kind != dnnl_format_kind_host_scalar:
         return fail(dnnl_invalid_arguments, "memory: not a host scalar descriptor")
     cdef size_t n = dt_size(memory_desc.md.data_type)
     cdef dnnl_memory *mem = <dnnl_memory *>calloc(1, sizeof(dnnl_memory))

@@ -374,7 +374,7 @@ cdef dnnl_status_t dnnl_memory_desc_create_host_scalar(
     md.ndims = 1
     md.dims[0] = md.padded_dims[0] = 1
     md.data_type = data_type
-    md.format_kind = dnnl_format_kind_host_side_scalar
+    md.format_kind = dnnl_format_kind_host_scalar
     return new_md(memory_desc, &md)
 
 
@@ -433,7 +433,7 @@ cdef dnnl_status_t blob_md_check(const md_t *md) noexcept nogil:
     if st != dnnl_success:
         return st
     if not (md.format_kind == dnnl_blocked or md.format_kind == dnnl_format_kind_any
-            or md.format_kind == dnnl_format_kind_host_side_scalar):
+            or md.format_kind == dnnl_format_kind_host_scalar):
         return fail(dnnl_invalid_arguments, "memory desc blob: unknown format kind")
     if md.inner_nblks < 0 or md.inner_nblks > DNNL_MAX_NDIMS:
         return fail(dnnl_invalid_arguments, "memory desc blob: bad number of blocks")

@@ -410,7 +410,7 @@ cdef bint md_bytes(const md_t *md, size_t *size, size_t *extent) noexcept nogil:
         return False
     if not to_bytes(md.data_type, padded_n, &b) or b > CYDNNL_MAX_BYTES:
         return False
-    if md.format_kind == dnnl_format_kind_host_side_scalar:     # one value
+    if md.format_kind == dnnl_format_kind_host_scalar:     # one value
         size[0] = extent[0] = dt_size(md.data_type)
         return True
     if md.format_kind != dnnl_blocked or padded_n == 0:

@@ -471,6 +471,10 @@ cdef dnnl_status_t dnnl_primitive_desc_query(
             pd.attr.scratchpad_mode == dnnl_scratchpad_mode_library) else 0
     elif what == dnnl_query_impl_info_str:
         (<const char **>result)[0] = pd.info
+    elif what == dnnl_query_cache_blob_id_size_s64:
+        (<dnnl_dim_t *>result)[0] = 0       # no cache blobs on the CPU engine (as oneDNN)
+    elif what == dnnl_query_cache_blob_id:
+        (<const void **>result)[0] = NULL
     elif what == dnnl_query_prop_kind and pd.desc.prop_kind != dnnl_prop_kind_undef:
         (<dnnl_prop_kind_t *>result)[0] = pd.desc.prop_kind
     elif (dnnl_query_src_md <= what <= dnnl_query_scratchpad_md
