@@ -37,4 +37,8 @@ from dnnl._convolution import (convolution_backward_data,  # noqa: F401
 from dnnl._lrn import lrn_backward, lrn_forward  # noqa: F401
 from dnnl._pooling import pooling_backward, pooling_forward  # noqa: F401
 from dnnl._rnn import lstm_backward, lstm_forward, rnn_primitive_desc_base  # noqa: F401
+from dnnl._rnn_cells import (augru_backward, augru_forward, gru_backward,  # noqa: F401
+                             gru_forward, lbr_augru_backward, lbr_augru_forward,
+                             lbr_gru_backward, lbr_gru_forward, vanilla_rnn_backward,
+                             vanilla_rnn_forward)
 from dnnl._gemm import gemm_bf16bf16f32, sgemm  # noqa: F401

@@ -189,3 +189,11 @@ from dnnl_c.primitives.pooling.pooling cimport (dnnl_pooling_forward_primitive_d
                              dnnl_pooling_backward_primitive_desc_create)
 from dnnl_c.primitives.rnn.rnn cimport (dnnl_lstm_forward_primitive_desc_create,
                          dnnl_lstm_backward_primitive_desc_create)
+from dnnl_c.primitives.rnn.cells cimport (
+    dnnl_vanilla_rnn_forward_primitive_desc_create,
+    dnnl_vanilla_rnn_backward_primitive_desc_create,
+    dnnl_gru_forward_primitive_desc_create, dnnl_gru_backward_primitive_desc_create,
+    dnnl_lbr_gru_forward_primitive_desc_create, dnnl_lbr_gru_backward_primitive_desc_create,
+    dnnl_augru_forward_primitive_desc_create, dnnl_augru_backward_primitive_desc_create,
+    dnnl_lbr_augru_forward_primitive_desc_create,
+    dnnl_lbr_augru_backward_primitive_desc_create)

@@ -246,6 +246,8 @@ def _special_value(pool, fn_name, name):
         return c.DNNL_JIT_PROFILE_VTUNE
     if name == "value" and "host_scalar" in fn_name:
         return 1.0
+    if name == "activation":
+        return c.dnnl_eltwise_tanh
     if name == "alg_kind" and "binary" in fn_name:
         return c.dnnl_binary_add
     return table.get(name, _NONE)
