@@ -108,6 +108,12 @@ class rnn_primitive_desc_base(primitive_desc):
     def diff_dst_iter_c_desc(self):
         return self._arg(c.DNNL_ARG_DIFF_DST_ITER_C)
 
+    def augru_attention_desc(self):
+        return self._arg(c.DNNL_ARG_AUGRU_ATTENTION)
+
+    def diff_augru_attention_desc(self):
+        return self._arg(c.DNNL_ARG_DIFF_AUGRU_ATTENTION)
+
     def cell_kind(self):
         return self.get_cell_kind()
 

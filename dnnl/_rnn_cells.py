@@ -56,11 +56,12 @@ class _cell_pd(rnn_primitive_desc_base):
     def _forward_pd(self):
         return globals()[self._name.replace("backward", "forward")].primitive_desc
 
-    def augru_attention_desc(self):
-        return self._arg(c.DNNL_ARG_AUGRU_ATTENTION)
+    # the AUGRU cells' (the zero desc for the others)
+    def attention_desc(self):
+        return self.augru_attention_desc()
 
-    def diff_augru_attention_desc(self):
-        return self._arg(c.DNNL_ARG_DIFF_AUGRU_ATTENTION)
+    def diff_attention_desc(self):
+        return self.diff_augru_attention_desc()
 
 
 def _cell(name, create, activation, attention, backward):
