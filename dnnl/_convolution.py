@@ -8,7 +8,7 @@ from dnnl._engine import engine
 from dnnl._error import error
 from dnnl._handle import _c
 from dnnl._memory import desc
-from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc, primitive_desc_base
 
 
 def _parse(args, n_fixed, descs, hint_cls, usage):
@@ -39,7 +39,7 @@ def _parse(args, n_fixed, descs, hint_cls, usage):
 class convolution_forward(primitive):
     """oneDNN's dnnl::convolution_forward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         _usage = ("(engine, prop_kind, algorithm, src_desc, weights_desc, [bias_desc,] dst_desc, "
                   "strides, [dilates,] padding_l, padding_r[, attr])")
 
@@ -68,7 +68,7 @@ class convolution_forward(primitive):
 class convolution_backward_data(primitive):
     """oneDNN's dnnl::convolution_backward_data."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         _usage = ("(engine, algorithm, diff_src_desc, weights_desc, diff_dst_desc, strides, "
                   "[dilates,] padding_l, padding_r, hint_fwd_pd[, attr])")
 
@@ -91,7 +91,7 @@ class convolution_backward_data(primitive):
 class convolution_backward_weights(primitive):
     """oneDNN's dnnl::convolution_backward_weights."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         _usage = ("(engine, algorithm, src_desc, diff_weights_desc, [diff_bias_desc,] "
                   "diff_dst_desc, strides, [dilates,] padding_l, padding_r, hint_fwd_pd"
                   "[, attr])")

@@ -5,13 +5,13 @@ from dnnl._engine import engine
 from dnnl._error import error
 from dnnl._handle import _c
 from dnnl._memory import desc
-from dnnl._primitive import _tail, _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _tail, _wrap_c_pd, primitive, primitive_desc
 
 
 class eltwise_forward(primitive):
     """oneDNN's dnnl::eltwise_forward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """(engine, prop_kind, algorithm, src_desc, dst_desc[, alpha[, beta]][, attr])"""
 
         def __init__(self, *args, allow_empty=False):
@@ -39,7 +39,7 @@ class eltwise_forward(primitive):
 class eltwise_backward(primitive):
     """oneDNN's dnnl::eltwise_backward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """(engine, algorithm, diff_src_desc, diff_dst_desc, data_desc[, alpha[, beta]],
         hint_fwd_pd[, attr])"""
 

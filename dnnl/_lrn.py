@@ -6,7 +6,7 @@ from dnnl._engine import engine
 from dnnl._error import error
 from dnnl._handle import _c
 from dnnl._memory import desc
-from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc
 
 
 def _trailing(args, attr, allow_empty, usage):
@@ -26,7 +26,7 @@ def _trailing(args, attr, allow_empty, usage):
 class lrn_forward(primitive):
     """oneDNN's dnnl::lrn_forward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """(engine, prop_kind, algorithm, src_desc, dst_desc, local_size, alpha, beta, k
         [, attr[, allow_empty]]), or over a dnnl_c lrn forward pd handle."""
 
@@ -55,7 +55,7 @@ class lrn_forward(primitive):
 class lrn_backward(primitive):
     """oneDNN's dnnl::lrn_backward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """(engine, algorithm, diff_src_desc, diff_dst_desc, src_desc, local_size, alpha,
         beta, k, hint_fwd_pd[, attr[, allow_empty]]), or over a dnnl_c lrn backward pd
         handle."""

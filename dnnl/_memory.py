@@ -63,8 +63,9 @@ def _list(values, name):
 
 
 class desc(_wrapper):
-    """oneDNN's dnnl::memory::desc: desc(), desc(dims, data_type, format_tag)
-    or desc(dims, data_type, strides). Equality is by value."""
+    """oneDNN's dnnl::memory::desc: desc(), desc(dims, data_type, format_tag),
+    desc(dims, data_type, strides), desc(blob) (bytes from get_blob()), or
+    desc.host_scalar(data_type). Equality is by value."""
 
     def __init__(self, *args, allow_empty=False):
         self._h = None
@@ -72,6 +73,14 @@ class desc(_wrapper):
             self._h = args[0]
             return
         h = c.dnnl_memory_desc_t()
+        if len(args) == 1 and isinstance(args[0], (bytes, bytearray, memoryview, list)):
+            blob = bytes(args[0])
+            st = c.dnnl_memory_desc_create_with_blob(h, blob)
+            if st != c.dnnl_success and allow_empty:
+                return
+            error.wrap_c_api(st, "could not create a memory descriptor from blob")
+            self._h = h
+            return
         if not args:
             st = c.dnnl_memory_desc_create_with_tag(h, 0, [], c.dnnl_data_type_undef,
                                                     c.dnnl_format_tag_undef)
@@ -171,6 +180,29 @@ class desc(_wrapper):
     def get_size(self, index=0):
         return c.dnnl_memory_desc_get_size_v2(self.get(), index)
 
+    def get_num_handles(self):
+        out = [0]
+        c.dnnl_memory_desc_query_v2(self.get(), c.dnnl_query_num_handles_s32, 0, out)
+        return out[0]
+
+    def get_blob(self):
+        """The descriptor as bytes, which desc(blob) turns back into it."""
+        size = [None]
+        error.wrap_c_api(c.dnnl_memory_desc_get_blob(None, size, self.get()),
+                         "could not get memory descriptor blob size")
+        blob = bytearray(size[0])
+        error.wrap_c_api(c.dnnl_memory_desc_get_blob(blob, size, self.get()),
+                         "could not get memory descriptor blob")
+        return bytes(blob)
+
+    @staticmethod
+    def host_scalar(adata_type):
+        """A descriptor of one value of adata_type on the host."""
+        h = c.dnnl_memory_desc_t()
+        error.wrap_c_api(c.dnnl_memory_desc_create_host_scalar(h, adata_type),
+                         "could not create a memory descriptor describing host side scalar")
+        return desc(h)
+
     def is_zero(self):
         return self.get_ndims() == 0
 
@@ -211,7 +243,7 @@ class memory(handle):
                         {"dnnl_format_kind_undef": "undef", "dnnl_format_kind_any": "any",
                          "dnnl_format_kind_opaque": "opaque",
                          "dnnl_format_kind_sparse": "sparse",
-                         "dnnl_format_kind_host_side_scalar": "host_scalar"})
+                         "dnnl_format_kind_host_scalar": "host_scalar"})
     _destroy = staticmethod(c.dnnl_memory_destroy)
 
     def __init__(self, md=None, aengine=None, handle=c.DNNL_MEMORY_ALLOCATE):
@@ -222,6 +254,11 @@ class memory(handle):
             raise error(c.dnnl_invalid_arguments,
                         "md must be a memory.desc, not %s" % _type_name(md))
         h = c.dnnl_memory_t()
+        if isinstance(aengine, (numbers.Number, bytes)):    # memory(md, value): a host scalar
+            error.wrap_c_api(c.dnnl_memory_create_host_scalar(h, md.get(), aengine),
+                             "could not create a memory object")
+            self._h = h
+            return
         error.wrap_c_api(c.dnnl_memory_create(h, md.get(), _c(aengine, "aengine", engine),
                                               handle),
                          "could not create a memory object")
@@ -253,12 +290,30 @@ class memory(handle):
         error.wrap_c_api(c.dnnl_memory_set_data_handle_v2(self.get(), handle, index),
                          "could not set native handle of a memory object")
 
-    def map_data(self):
-        return self.get_data_handle()
+    def map_data(self, index=0):
+        out = [None]
+        error.wrap_c_api(c.dnnl_memory_map_data_v2(self.get(), out, index),
+                         "could not map memory object data")
+        return out[0]
 
-    def unmap_data(self, mapped_ptr=None):
-        error.wrap_c_api(c.dnnl_memory_unmap_data(self.get(), mapped_ptr),
+    def unmap_data(self, mapped_ptr=None, index=0):
+        error.wrap_c_api(c.dnnl_memory_unmap_data_v2(self.get(), mapped_ptr, index),
                          "could not unmap memory object data")
+
+    def get_host_scalar_value(self):
+        """The value of a host scalar memory, as a Python number."""
+        out = [None]
+        error.wrap_c_api(c.dnnl_memory_get_host_scalar_value(self.get(), out),
+                         "could not get host scalar value from a memory object")
+        return out[0]
+
+    def set_host_scalar_value(self, value):
+        error.wrap_c_api(c.dnnl_memory_set_host_scalar_value(self.get(), value),
+                         "could not set host scalar value to a memory object")
+
+    @staticmethod
+    def data_type_size(adata_type):
+        return c.dnnl_data_type_size(adata_type)
 
     def __array__(self, dtype=None, copy=None):
         view = _plain_view(self)

@@ -6,7 +6,7 @@ from dnnl._engine import engine
 from dnnl._error import error
 from dnnl._handle import _c, _type_name
 from dnnl._memory import desc
-from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc
 
 
 def _attr_arg(rest, what):
@@ -20,7 +20,7 @@ def _attr_arg(rest, what):
 class pooling_forward(primitive):
     """oneDNN's dnnl::pooling_forward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """(engine, prop_kind, algorithm, src_desc, dst_desc, strides, kernel, dilation,
         padding_l, padding_r[, attr]), or over a dnnl_c pooling forward pd handle."""
 
@@ -50,7 +50,7 @@ class pooling_forward(primitive):
 class pooling_backward(primitive):
     """oneDNN's dnnl::pooling_backward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """(engine, algorithm, diff_src_desc, diff_dst_desc, strides, kernel, dilation,
         padding_l, padding_r, hint_fwd_pd[, attr]), or over a dnnl_c pooling backward
         pd handle."""

@@ -1,11 +1,12 @@
-"""dnnl.lstm_forward and dnnl.lstm_backward (oneDNN's dnnl.hpp RNN section)."""
+"""dnnl.rnn_primitive_desc_base, dnnl.lstm_forward and dnnl.lstm_backward
+(oneDNN's dnnl.hpp RNN section)."""
 
 import dnnl_c as c
 from dnnl._engine import engine
 from dnnl._error import error
 from dnnl._memory import desc
 from dnnl._handle import _c
-from dnnl._primitive import _tail, _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _tail, _wrap_c_pd, primitive, primitive_desc
 
 # The descriptors of the C++ overloads, by how many the caller passed.
 _FWD = {9: ["src_layer", "src_iter", "src_iter_c", "weights_layer", "weights_iter", "bias",
@@ -31,8 +32,9 @@ def _c_mds(names, mds, prefix=""):
     return [_c(given[n], prefix + n + "_desc", desc) if n in given else None for n in _ALL]
 
 
-class _rnn_pd(primitive_desc_base):
-    """The queries of oneDNN's rnn_primitive_desc_base."""
+class rnn_primitive_desc_base(primitive_desc):
+    """oneDNN's dnnl::rnn_primitive_desc_base: the queries of every RNN
+    primitive descriptor (its arguments' memory descriptors)."""
 
     def _arg(self, arg):
         return self.query_md(c.dnnl_query_exec_arg_md, arg)
@@ -106,6 +108,12 @@ class _rnn_pd(primitive_desc_base):
     def diff_dst_iter_c_desc(self):
         return self._arg(c.DNNL_ARG_DIFF_DST_ITER_C)
 
+    def augru_attention_desc(self):
+        return self._arg(c.DNNL_ARG_AUGRU_ATTENTION)
+
+    def diff_augru_attention_desc(self):
+        return self._arg(c.DNNL_ARG_DIFF_AUGRU_ATTENTION)
+
     def cell_kind(self):
         return self.get_cell_kind()
 
@@ -116,7 +124,7 @@ class _rnn_pd(primitive_desc_base):
 class lstm_forward(primitive):
     """oneDNN's dnnl::lstm_forward."""
 
-    class primitive_desc(_rnn_pd):
+    class primitive_desc(rnn_primitive_desc_base):
         """(engine, prop_kind, direction, src_layer_desc, src_iter_desc, src_iter_c_desc,
         weights_layer_desc, weights_iter_desc, [weights_peephole_desc,
         [weights_projection_desc,]] bias_desc, dst_layer_desc, dst_iter_desc,
@@ -147,7 +155,7 @@ class lstm_forward(primitive):
 class lstm_backward(primitive):
     """oneDNN's dnnl::lstm_backward."""
 
-    class primitive_desc(_rnn_pd):
+    class primitive_desc(rnn_primitive_desc_base):
         """(engine, prop_kind, direction, the forward's 9, 10 or 11 descriptors, their
         18, 20 or 22 with the diff ones, hint_fwd_pd[, attr])"""
 

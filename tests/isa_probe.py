@@ -158,7 +158,9 @@ def reorder_error(eng, strm):
 
 # Switches a child process must not inherit: it sets the ones it needs.
 SWITCHES = ("ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "ONEDNN_CPU_ISA_HINTS",
-            "DNNL_CPU_ISA_HINTS", "CYDNNL_BF16_UNIMPLEMENTED", "ONEDNN_VERBOSE", "DNNL_VERBOSE")
+            "DNNL_CPU_ISA_HINTS", "CYDNNL_BF16_UNIMPLEMENTED", "ONEDNN_VERBOSE", "DNNL_VERBOSE",
+            "ONEDNN_PRIMITIVE_CACHE_CAPACITY", "DNNL_PRIMITIVE_CACHE_CAPACITY",
+            "ONEDNN_DEFAULT_FPMATH_MODE", "DNNL_DEFAULT_FPMATH_MODE")
 
 
 def child_env(**extra):

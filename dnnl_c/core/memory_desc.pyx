@@ -2,7 +2,8 @@
 # tag or strides, sub-memories, reshape, permute, clone, query, equal, size.
 
 from libc.stdlib cimport malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memcmp
+from libc.stdint cimport uint8_t
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
@@ -355,3 +356,131 @@ cdef size_t cydnnl_memory_desc_extent(const_dnnl_memory_desc_t memory_desc) noex
     if not md_ok(memory_desc):
         return 0
     return md_extent(&memory_desc.md)
+
+# ------------------------------------------------------------ host scalars, blobs
+
+
+cdef dnnl_status_t dnnl_memory_desc_create_host_scalar(
+        dnnl_memory_desc_t *memory_desc, dnnl_data_type_t data_type) noexcept nogil:
+    """oneDNN's memory_desc_init_host_scalar: one value of data_type on the host."""
+    cdef md_t md
+    cdef dnnl_dim_t one = 1
+    if memory_desc == NULL:
+        return fail(dnnl_invalid_arguments, "memory desc: NULL output pointer")
+    cdef dnnl_status_t st = sanity_status(1, &one, data_type)
+    if st != dnnl_success:
+        return st
+    md_zero(&md)
+    md.ndims = 1
+    md.dims[0] = md.padded_dims[0] = 1
+    md.data_type = data_type
+    md.format_kind = dnnl_format_kind_host_scalar
+    return new_md(memory_desc, &md)
+
+
+# A blob: "CYMD", a format version, then the fields of md_t one after the
+# other (native byte order, no padding), so equal descriptors give equal blobs.
+DEF BLOB_VERSION = 1
+cdef const char *BLOB_MAGIC = b"CYMD"
+DEF BLOB_SIZE = 4 + 4 + 4 + 8 * 12 + 4 + 8 * 12 * 2 + 8 + 4 + 8 * 12 + 4 + 8 * 12 * 2
+
+
+cdef size_t put(uint8_t *out, size_t at, const void *p, size_t n) noexcept nogil:
+    memcpy(out + at, p, n)
+    return at + n
+
+
+cdef size_t get(const uint8_t *blob, size_t at, void *p, size_t n) noexcept nogil:
+    memcpy(p, blob + at, n)
+    return at + n
+
+
+cdef dnnl_status_t dnnl_memory_desc_get_blob(uint8_t *blob, size_t *size,
+                                             const_dnnl_memory_desc_t memory_desc) noexcept nogil:
+    cdef int version = BLOB_VERSION, v
+    cdef const md_t *md
+    cdef size_t at = 0
+    if size == NULL or not md_ok(memory_desc):
+        return fail(dnnl_invalid_arguments, "memory desc blob: NULL size or dead memory desc")
+    if blob == NULL:
+        size[0] = BLOB_SIZE
+        return dnnl_success
+    md = &memory_desc.md
+    at = put(blob, at, BLOB_MAGIC, 4)
+    at = put(blob, at, &version, 4)
+    at = put(blob, at, &md.ndims, 4)
+    at = put(blob, at, md.dims, sizeof(md.dims))
+    v = md.data_type
+    at = put(blob, at, &v, 4)
+    at = put(blob, at, md.padded_dims, sizeof(md.padded_dims))
+    at = put(blob, at, md.padded_offsets, sizeof(md.padded_offsets))
+    at = put(blob, at, &md.offset0, 8)
+    v = md.format_kind
+    at = put(blob, at, &v, 4)
+    at = put(blob, at, md.strides, sizeof(md.strides))
+    at = put(blob, at, &md.inner_nblks, 4)
+    at = put(blob, at, md.inner_blks, sizeof(md.inner_blks))
+    put(blob, at, md.inner_idxs, sizeof(md.inner_idxs))
+    return dnnl_success
+
+
+cdef dnnl_status_t blob_md_check(const md_t *md) noexcept nogil:
+    """A blob comes from outside: its md is checked as the constructors would."""
+    cdef int d
+    if md.ndims == 0:
+        return dnnl_success
+    cdef dnnl_status_t st = sanity_status(md.ndims, md.dims, md.data_type)
+    if st != dnnl_success:
+        return st
+    if not (md.format_kind == dnnl_blocked or md.format_kind == dnnl_format_kind_any
+            or md.format_kind == dnnl_format_kind_host_scalar):
+        return fail(dnnl_invalid_arguments, "memory desc blob: unknown format kind")
+    if md.inner_nblks < 0 or md.inner_nblks > DNNL_MAX_NDIMS:
+        return fail(dnnl_invalid_arguments, "memory desc blob: bad number of blocks")
+    for d in range(md.inner_nblks):
+        if md.inner_blks[d] <= 0 or not (0 <= md.inner_idxs[d] < md.ndims):
+            return fail(dnnl_invalid_arguments, "memory desc blob: bad block")
+    for d in range(md.ndims):
+        if md.padded_dims[d] < md.dims[d] or md.padded_offsets[d] < 0 or (
+                md.format_kind == dnnl_blocked and md.strides[d] < 0):
+            return fail(dnnl_invalid_arguments, "memory desc blob: bad padding or strides")
+    if md.offset0 < 0:
+        return fail(dnnl_invalid_arguments, "memory desc blob: negative offset")
+    return md_check_size(md)
+
+
+cdef dnnl_status_t dnnl_memory_desc_create_with_blob(dnnl_memory_desc_t *memory_desc,
+                                                     const uint8_t *blob) noexcept nogil:
+    cdef md_t md
+    cdef int version = 0, v = 0
+    cdef size_t at = 8
+    if memory_desc == NULL or blob == NULL:
+        return fail(dnnl_invalid_arguments, "memory desc blob: NULL argument")
+    get(blob, 4, &version, 4)
+    if memcmp(blob, BLOB_MAGIC, 4) != 0 or version != BLOB_VERSION:
+        return fail(dnnl_invalid_arguments, "memory desc blob: not a blob of "
+                    "dnnl_memory_desc_get_blob")
+    md_zero(&md)
+    at = get(blob, at, &md.ndims, 4)
+    if md.ndims < 0 or md.ndims > DNNL_MAX_NDIMS:
+        return fail(dnnl_invalid_arguments, "memory desc blob: bad ndims")
+    at = get(blob, at, md.dims, sizeof(md.dims))
+    at = get(blob, at, &v, 4)
+    md.data_type = <dnnl_data_type_t>v
+    at = get(blob, at, md.padded_dims, sizeof(md.padded_dims))
+    at = get(blob, at, md.padded_offsets, sizeof(md.padded_offsets))
+    at = get(blob, at, &md.offset0, 8)
+    at = get(blob, at, &v, 4)
+    md.format_kind = <dnnl_format_kind_t>v
+    at = get(blob, at, md.strides, sizeof(md.strides))
+    at = get(blob, at, &md.inner_nblks, 4)
+    at = get(blob, at, md.inner_blks, sizeof(md.inner_blks))
+    get(blob, at, md.inner_idxs, sizeof(md.inner_idxs))
+    cdef dnnl_status_t st = blob_md_check(&md)
+    if st != dnnl_success:
+        return st
+    return new_md(memory_desc, &md)
+
+
+cdef size_t cydnnl_memory_desc_blob_size() noexcept nogil:
+    return BLOB_SIZE

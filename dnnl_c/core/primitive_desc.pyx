@@ -14,7 +14,7 @@ from dnnl_c.core.objects cimport header_init, obj_retain, obj_release, obj_alive
 from dnnl_c.core.memory_desc_wrapper cimport md_zero, md_init_by_tag, md_check_size
 from dnnl_c.core.memory_desc cimport md_ok
 from dnnl_c.core.engine_stream cimport engine_ok
-from dnnl_c.core.attr cimport attr_ok, attr_default
+from dnnl_c.core.attr cimport attr_ok, attr_check_honoured, attr_copy_honoured, attr_set_owner
 from dnnl_c.core.registry cimport find_kind
 from dnnl_c.core.cpu_isa cimport cpu_isa_effective, cpu_isa_has, cpu_isa_name
 from dnnl_c.core.pd_info cimport pd_verbose_on, pd_verbose_dispatch
@@ -92,11 +92,7 @@ cdef void fix_owners(dnnl_primitive_desc *pd) noexcept nogil:
     for i in range(pd.args_cap):
         header_init(&pd.args[i].md.hdr, OBJ_MEMORY_DESC, &pd.hdr, NULL)
     header_init(&pd.zero_md.hdr, OBJ_MEMORY_DESC, &pd.hdr, NULL)
-    pd.attr.hdr.owner = &pd.hdr
-    pd.attr.hdr.kind = OBJ_PRIMITIVE_ATTR
-    pd.attr.hdr.refcount = 1
-    pd.attr.hdr.destroyed = 0
-    pd.attr.hdr.free = NULL
+    attr_set_owner(&pd.attr, &pd.hdr)
 
 
 cdef bint reserve_args(dnnl_primitive_desc *pd, int n) noexcept nogil:
@@ -323,6 +319,8 @@ cdef dnnl_status_t pd_create(dnnl_primitive_desc_t *out, dnnl_engine *engine,
         return fail(dnnl_invalid_arguments, "attr is not a live attr")
     if hint != NULL and not pd_ok(hint):
         return fail(dnnl_invalid_arguments, "hint_fwd_pd is not a live primitive descriptor")
+    if attr != NULL and attr_check_honoured(attr) != dnnl_success:
+        return dnnl_unimplemented
     cdef const primitive_kind_t *kind = find_kind(desc.primitive_kind)
     if kind == NULL:
         snprintf(err_buf(), ERR_LEN, "no primitive family registered %s",
@@ -349,10 +347,7 @@ cdef dnnl_status_t pd_create(dnnl_primitive_desc_t *out, dnnl_engine *engine,
         pd.desc_args[i].usage = args[i].usage
         if args[i].md != NULL:
             pd.desc_args[i].md = args[i].md[0]
-    if attr != NULL:
-        pd.attr = attr[0]
-    else:
-        attr_default(&pd.attr, NULL)
+    attr_copy_honoured(&pd.attr, attr)
     if hint != NULL:
         pd.hint = pd_clone_raw(hint)
         if pd.hint == NULL:
@@ -374,6 +369,9 @@ cdef dnnl_status_t dnnl_primitive_desc_next_impl(
         dnnl_primitive_desc_t primitive_desc) noexcept nogil:
     if not pd_ok(primitive_desc):
         return fail(dnnl_invalid_arguments, "next_impl: not a live primitive descriptor")
+    if primitive_desc.hdr.owner != NULL:
+        return fail(dnnl_invalid_arguments, "next_impl: a primitive's primitive descriptor "
+                    "cannot change")
     cdef dnnl_primitive_desc *pd = primitive_desc
     cdef dnnl_primitive_desc *tmp = pd_clone_raw(pd)
     if tmp == NULL:
@@ -494,6 +492,10 @@ cdef dnnl_status_t dnnl_primitive_desc_query(
             pd.attr.scratchpad_mode == dnnl_scratchpad_mode_library) else 0
     elif what == dnnl_query_impl_info_str:
         (<const char **>result)[0] = pd.info
+    elif what == dnnl_query_cache_blob_id_size_s64:
+        (<dnnl_dim_t *>result)[0] = 0       # no cache blobs on the CPU engine (as oneDNN)
+    elif what == dnnl_query_cache_blob_id:
+        (<const void **>result)[0] = NULL
     elif what == dnnl_query_prop_kind and pd.desc.prop_kind != dnnl_prop_kind_undef:
         (<dnnl_prop_kind_t *>result)[0] = pd.desc.prop_kind
     elif (dnnl_query_src_md <= what <= dnnl_query_scratchpad_md

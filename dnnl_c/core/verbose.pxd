@@ -57,6 +57,7 @@ cdef void set_executing(bint on) noexcept nogil
 cdef const char *cydnnl_last_error() noexcept nogil
 cdef void cydnnl_clear_error() noexcept nogil
 cdef dnnl_status_t dnnl_set_verbose(int level) noexcept nogil
+cdef dnnl_status_t dnnl_verbose_profiling_enabled(int *enabled) noexcept nogil
 cdef const dnnl_version_t *dnnl_version() noexcept nogil
 
 cdef const char *dnnl_status2str(dnnl_status_t v) noexcept nogil

@@ -379,3 +379,11 @@ cdef const char *dnnl_runtime2str(unsigned v) noexcept nogil:
 # cpu_isa registers the header's ISA description when it loads: load it with
 # this module, whatever part of the library a program uses first.
 import dnnl_c.core.cpu_isa  # noqa: E402,F401
+
+
+cdef dnnl_status_t dnnl_verbose_profiling_enabled(int *enabled) noexcept nogil:
+    """1 when verbose prints creation or execution times."""
+    if enabled == NULL:
+        return fail(dnnl_invalid_arguments, "verbose: NULL output")
+    enabled[0] = 1 if get_verbose(VERBOSE_CREATE_PROFILE | VERBOSE_EXEC_PROFILE) else 0
+    return dnnl_success
