@@ -103,7 +103,10 @@ class ConvDriver(Driver):
         return prb.dts3 + ([prb.bias_dt] if prb.bias else [])
 
     def expected_implemented(self, prb):
-        return prb.alg != "wino" and super().expected_implemented(prb)
+        # one data type for src, weights and dst, bias f32 or that one
+        dt = prb.dts3[0]
+        return prb.alg != "wino" and dt in T.COMPUTE_DTS and prb.dts3 == [dt] * 3 and \
+            (not prb.bias or prb.bias_dt in ("f32", dt))
 
     def desc_str(self, prb):
         return prb.desc.format(prb.mb_value)

@@ -61,6 +61,10 @@ class Driver:
     mb_option = True
     # oneDNN benchdnn options of this driver that cydnnl's does not implement
     unsupported = ()
+    # options the repro line shows even at their default (benchdnn's eltwise
+    # shows alg, alpha and beta), and those it folds into the descriptor
+    always_shown = ()
+    folded = ("mb",)
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -97,7 +101,7 @@ class Driver:
             prb = Prb(desc, values)
             self.finalize(prb)
             prb.repro = self.repro(prb)
-            if prb.match and not re.match(prb.match, prb.repro):
+            if prb.match and not re.fullmatch(prb.match, prb.repro):
                 continue
             self.ctx.run_test(self, prb)
 
@@ -112,17 +116,13 @@ class Driver:
         """benchdnn's repro line: non-default settings, then the problem."""
         parts = self.ctx.global_params() + ["--" + self.name]
         for opt in self.all_options:
-            if opt.name in ("mb", "match"):
+            if opt.name in self.folded or opt.name == "match":
                 continue
             value = getattr(prb, opt.name.replace("-", "_"))
             if value != opt.default[0] or opt.name in self.always_shown:
                 parts.append("--%s=%s" % (opt.name, opt.show(value)))
-        if getattr(prb, "mb", 0):
-            parts.append("--mb=%d" % prb.mb)
         parts.append(self.desc_str(prb))
         return " ".join(parts)
-
-    always_shown = ()
 
     def desc_str(self, prb):
         return str(prb.desc)

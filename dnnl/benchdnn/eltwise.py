@@ -125,7 +125,7 @@ class EltwiseDriver(Driver):
         return [prb.dt]
 
     def desc_str(self, prb):
-        return prb.desc.format(prb.mb)
+        return prb.desc.format(prb.mb_value)
 
     def fields(self, prb):
         return {"dir": prb.dir, "dt": prb.dt, "tag": prb.tag, "alg": short_name(prb.alg),

@@ -80,6 +80,7 @@ class RnnDriver(Driver):
     name = "rnn"
     desc_class = RnnDesc
     unsupported = ("scaling", "scaling-proj")
+    folded = ("mb", "l", "t")
     options = [
         P.choice_option("prop", {"FWD_I": "FWD_I", "FWD_D": "FWD_D", "BWD_DW": "BWD_DW"},
                         "FWD_I"),
@@ -105,14 +106,6 @@ class RnnDriver(Driver):
 
     def desc_str(self, prb):
         return prb.desc.format(prb.mb_value, prb.L, prb.T)
-
-    def repro(self, prb):
-        saved = (prb.mb, prb.l, prb.t)
-        prb.mb = prb.l = prb.t = 0                # in the descriptor instead
-        try:
-            return super().repro(prb)
-        finally:
-            prb.mb, prb.l, prb.t = saved
 
     def dts(self, prb):
         return sorted({cfg_dt(prb.cfg, n) for n in FWD})
