@@ -195,8 +195,9 @@ def check_tag(tag, enum_only):
 
 
 def parse_strides(text, n):
-    """--strides=SRC[:WEI]:DST, each NxNx... or empty: a list of n lists."""
-    parts = text.split(":")
+    """--strides=SRC[:WEI]:DST, each NxNx... or empty: a list of n lists
+    (`--strides=` alone is all empty, as `--strides=:`)."""
+    parts = text.split(":") if text else [""] * n
     if len(parts) != n:
         raise ValueError("--strides takes %d colon-separated entries, got '%s'" % (n, text))
     return [[int(v) for v in p.split("x")] if p else [] for p in parts]
