@@ -195,9 +195,10 @@ def test_unimplemented_data_types_are_not_failures():
 
 
 def test_unexpected_unimplemented_is_a_failure():
-    env = dict(os.environ, CYDNNL_BF16_UNIMPLEMENTED="1", PYTHONPATH=ROOT)
+    env = dict(os.environ, CYDNNL_BF16_UNIMPLEMENTED="1")
     r = subprocess.run([sys.executable, "-m", "dnnl.benchdnn", "--conv", "--dt=bf16",
-                        "ic3ih5oc4kh3"], capture_output=True, text=True, env=env, timeout=300)
+                        "ic3ih5oc4kh3"], capture_output=True, text=True, env=env, cwd=HERE,
+                       timeout=300)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "0:UNIMPLEMENTED (cydnnl implements these data types)" in r.stdout
     assert "unimplemented:1 invalid_arguments:0 failed:1" in r.stdout
@@ -340,10 +341,11 @@ def test_bad_input_stops_with_a_message(args, message):
 
 
 def test_python_dash_m():
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    # the installed package (or PYTHONPATH's), not the source tree's uncompiled one
     r = subprocess.run([sys.executable, "-m", "dnnl.benchdnn", "--pool", "--alg=max",
-                        "mb1ic4ih6kh2sh2"], capture_output=True, text=True, env=env, timeout=300)
+                        "mb1ic4ih6kh2sh2"], capture_output=True, text=True, cwd=HERE,
+                       timeout=300)
     assert r.returncode == 0 and "tests:1 passed:1 skipped:0" in r.stdout, r.stdout + r.stderr
     r = subprocess.run([sys.executable, "-m", "dnnl.benchdnn"], capture_output=True, text=True,
-                       env=env, timeout=300)
+                       cwd=HERE, timeout=300)
     assert r.returncode == 1 and "no arguments" in r.stdout
