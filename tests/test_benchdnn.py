@@ -141,7 +141,7 @@ def test_batch_files(tmp_path):
 
 CI_RUNS = {
     "conv shapes_basic": ["--conv", "--dir=FWD_B,BWD_D,BWD_WB", "--batch=shapes_basic",
-                          "--dir=FWD_I", "--dt=bf16", "--batch=shapes_basic"],
+                          "--dt=bf16", "--dir=FWD_I,BWD_D,BWD_WB", "--batch=shapes_basic"],
     "conv shapes_alexnet mb1": ["--conv", "--mb=1", "--dir=FWD_B,BWD_D,BWD_WB",
                                 "--batch=shapes_alexnet"],
     "pool shapes_basic": ["--pool", "--dir=FWD_D,FWD_I,BWD_D", "--alg=max,avg_np,avg_p",
@@ -166,6 +166,8 @@ CI_RUNS = {
     "rnn shapes_small": ["--rnn", "--alg=VANILLA_LSTM", "--prop=FWD_I,FWD_D,BWD_DW",
                          "--trivial-strides=true,false", "--tag=tnc:any:tnc,ntc:any:ntc",
                          "--direction=left2right,right2left,concat,sum",
+                         "--batch=shapes_small", "--cfg=bf16,bf16f32", "--trivial-strides=true",
+                         "--tag=tnc:any:tnc", "--with-peephole=false,true",
                          "--batch=shapes_small"],
     "rnn harness_lstm_f32": ["--rnn", "--batch=harness_lstm_f32"],
     "rnn shapes_training mb1 t2": ["--rnn", "--alg=VANILLA_LSTM", "--trivial-strides=true",
@@ -183,7 +185,7 @@ def test_problem_lists(name):
     rc, text, s = bench(*CI_RUNS[name])
     assert_clean(rc, text, s, 10)
     if name == "conv shapes_basic":
-        assert s["tests"] == s["passed"] == 54 * 4
+        assert s["tests"] == s["passed"] == 54 * 6
     if name == "rnn harness_lstm_f32":
         assert (s["passed"], s["tests"]) == (1728, 2688)    # the rest: invalid or skipped
 

@@ -111,7 +111,7 @@ class RnnDriver(Driver):
         return sorted({cfg_dt(prb.cfg, n) for n in FWD})
 
     def expected_implemented(self, prb):
-        return prb.alg == "VANILLA_LSTM" and prb.cfg in ("f32", "bf16f32")
+        return prb.alg == "VANILLA_LSTM" and prb.cfg in ("f32", "bf16", "bf16f32")
 
     def fields(self, prb):
         return {"prop": prb.prop, "dir": prb.prop, "cfg": prb.cfg, "tag": ":".join(prb.tag),
