@@ -356,3 +356,8 @@ def test_python_dash_m():
     r = subprocess.run([sys.executable, "-m", "dnnl.benchdnn"], capture_output=True, text=True,
                        cwd=HERE, timeout=300)
     assert r.returncode == 1 and "no arguments" in r.stdout
+
+
+def test_help():
+    rc, text, s = bench("--help")
+    assert rc == 0 and text.startswith("usage: python -m dnnl.benchdnn") and "--rnn" in text

@@ -37,6 +37,7 @@ class Res:
         self.times = {name: 0.0 for name in TIMERS}
         self.perf_times, self.create_times = [], []
         self.ibytes = self.obytes = 0
+        self.unexpected = False     # unimplemented where cydnnl implements it
 
 
 class Prb:

@@ -31,6 +31,24 @@ def _drivers():
 
 MODES = {"C": "C", "P": "P", "F": "P", "L": "L", "I": "I", "R": "R"}
 
+USAGE = """usage: python -m dnnl.benchdnn [common options] --DRIVER [options] PROBLEM ...
+
+drivers: --conv --eltwise --lrn --pool --reorder --rnn (the LSTM cell)
+common:  --mode=C|P|F|L|I|R --engine=cpu[:N] --allow-enum-tags-only=BOOL -vN
+         --max-ms-per-prb=MS --fix-times-per-prb=N --repeats-per-prb=N --start=N
+         --summary=[no-]failures+[no-]impl --perf-template=def|csv|TEMPLATE
+any:     --batch=FILE --reset --mb=N --match=REGEX --impl=NAMES --skip-impl=NAMES
+conv:    --dir --dt=SRC[:WEI:DST] --cfg --bia-dt --stag --wtag --dtag
+         --strides=SRC:WEI:DST --alg=DIRECT|AUTO|WINO
+eltwise: --dir --dt --tag --alg --alpha --beta --inplace
+lrn:     --dir --dt --tag --alg=ACROSS|WITHIN
+pool:    --dir --dt=SRC[:DST] --cfg --tag --alg=max|avg_np|avg_p
+reorder: --sdt --ddt --stag --dtag --strides=SRC:DST
+rnn:     --prop=FWD_I|FWD_D|BWD_DW --cfg --tag=SRC:WEI:DST --alg --direction
+         --activation --flags=O --with-peephole --with-projection --trivial-strides
+         --skip-nonlinear --l --t
+Values separated by commas are iterated over. Input files: dnnl/benchdnn/inputs/."""
+
 
 class Context:
     """benchdnn's global state: common options, the engine and stream, and
@@ -52,7 +70,7 @@ class Context:
         self.perf_template = perf.DEFAULT
         self.template_shown = False
         self.stats = {s: 0 for s in STATES}
-        self.stats.update(tests=0, failed=0, unimplemented=0)
+        self.stats.update(tests=0, passed=0, failed=0, unimplemented=0)
         self.failed_cases = []
         self.impl_names = {}
         self.timers = {t: 0.0 for t in TIMERS}
@@ -154,11 +172,10 @@ class Context:
         s = self.stats
         idx = s["tests"]
         state = res.state
-        failed = state in ("FAILED", "INVALID_ARGUMENTS", "UNTESTED") or \
-            getattr(res, "unexpected", False)
+        failed = state in ("FAILED", "INVALID_ARGUMENTS", "UNTESTED") or res.unexpected
         s[state] += 1
         if state in ("PASSED", "INITIALIZED", "EXECUTED"):
-            s["passed"] = s.get("passed", 0) + 1
+            s["passed"] += 1
         if state == "UNIMPLEMENTED":
             s["unimplemented"] += 1
         if failed:
@@ -210,7 +227,7 @@ class Context:
             self.print("=" * 28)
         self.print("tests:%d passed:%d skipped:%d mistrusted:%d unimplemented:%d "
                    "invalid_arguments:%d failed:%d listed:%d" % (
-                       s["tests"], s.get("passed", 0), s["SKIPPED"], s["MISTRUSTED"],
+                       s["tests"], s["passed"], s["SKIPPED"], s["MISTRUSTED"],
                        s["unimplemented"], s["INVALID_ARGUMENTS"], s["failed"], s["LISTED"]))
         if self.mode == "P":
             self.print("total perf: min(ms):%g avg(ms):%g" % (self.perf_min, self.perf_avg))
@@ -261,6 +278,9 @@ def main(argv=None, out=None):
     if not argv:
         ctx.print("err: no arguments passed")
         return 1
+    if argv[0] in ("--help", "-h"):
+        ctx.print(USAGE)
+        return 0
     t0 = time.perf_counter()
     try:
         run(argv, ctx)

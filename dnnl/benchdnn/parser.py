@@ -157,4 +157,4 @@ def shared_options(inplace=False):
 UNSUPPORTED_PREFIXES = ("attr-", "ctx-", "cpu-isa-hints", "buffer-prefix", "mode-modifier",
                         "memory-kind", "stream-kind", "execution-mode", "cold-cache",
                         "num-streams", "mem-check", "fast-ref", "check-ref-impl",
-                        "attr-same-pd-check", "canonical", "help")
+                        "attr-same-pd-check", "canonical")
