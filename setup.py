@@ -134,13 +134,15 @@ def extensions():
 
 # Every folder of dnnl_c is a package; its .pxd and .h files are installed so
 # that users' Cython code can cimport the API (and the headers it includes).
-PACKAGES = ["dnnl"] + sorted(
+PACKAGES = ["dnnl", "dnnl.benchdnn"] + sorted(
     os.path.dirname(p).replace(os.sep, ".")
     for p in glob.glob("dnnl_c/**/__init__.py", recursive=True))
 
 setup(
     packages=PACKAGES,
-    package_data={pkg: ["*.pxd", "*.h", "include/*.h"] for pkg in PACKAGES if pkg != "dnnl"},
+    package_data=dict({pkg: ["*.pxd", "*.h", "include/*.h"] for pkg in PACKAGES
+                       if not pkg.startswith("dnnl.") and pkg != "dnnl"},
+                      **{"dnnl.benchdnn": ["inputs/*/*", "inputs/README.md"]}),
     ext_modules=extensions(),
     cmdclass={"build_ext": BuildExt},
     zip_safe=False,

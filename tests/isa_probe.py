@@ -19,8 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import dnnl  # noqa: E402
 import dnnl_c as c  # noqa: E402
-import rnn_ref  # noqa: E402
-from conv_ref import conv_fwd  # noqa: E402
+from dnnl.benchdnn import ref_rnn as rnn_ref  # noqa: E402
+from dnnl.benchdnn.ref_conv import conv_fwd  # noqa: E402
 from helpers import (bf16_round, from_layout, make_md, make_memory, memory_bytes,  # noqa: E402
                      reorder, to_layout)
 
