@@ -107,6 +107,20 @@ def test_examples_give_the_real_onednn_problems(example, tmp_path):
         assert len(lines(ours, event)) == len(our_ops) + len(our_reorders)
     # each create has its exec lines: the examples execute every primitive
     assert len(lines(ours, "create")) <= len(lines(ours, "exec"))
+    # byte for byte, the lines agree but where implementations choose: the
+    # engine, kind, prop kind, attributes, auxiliary field and problem, and
+    # each md's name and data type (not its layout); reorders aside
+    assert same_fields(ours) == same_fields(theirs)
+
+
+def same_fields(log):
+    out = []
+    for ln in lines(log, "exec"):
+        f = ln.split(",")
+        if f[3] != "reorder":
+            mds = " ".join(":".join(m.split(":")[:2]) for m in f[6].split())
+            out.append((f[2], f[3], f[5], mds, f[7], f[8], f[9]))
+    return out
 
 
 def test_converter_reads_timestamps(tmp_path):
