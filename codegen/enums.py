@@ -39,7 +39,7 @@ ENUMS["dnnl_format_kind_t"] = [
     ("dnnl_format_kind_undef", 0, "undef"), ("dnnl_format_kind_any", 1, "any"),
     ("dnnl_blocked", 2, "blocked"), ("dnnl_format_kind_opaque", 3, "opaque"),
     ("dnnl_format_kind_sparse", 4, "sparse"),
-    ("dnnl_format_kind_host_side_scalar", 5, "host_side_scalar"),
+    ("dnnl_format_kind_host_scalar", 5, "host_scalar"),
     ("dnnl_format_kind_max", 0x7fff, None)]
 
 ENUMS["dnnl_prop_kind_t"] = [
@@ -86,7 +86,11 @@ ENUMS["dnnl_alg_kind_t"] = (
        ("dnnl_vanilla_gru", 0x3fff, None),
        ("dnnl_lbr_gru", 0x4fff, None),
        ("dnnl_vanilla_augru", 0x5fff, None),
-       ("dnnl_lbr_augru", 0x6fff, None)])
+       ("dnnl_lbr_augru", 0x6fff, None)]
+    # binary post-ops' algorithms (no binary primitive here)
+    + [("dnnl_binary_" + n, 0x1fff0 + i, None) for i, n in enumerate(
+        ["add", "mul", "max", "min", "div", "sub", "ge", "gt", "le", "lt", "eq", "ne",
+         "select"])])
 
 ENUMS["dnnl_engine_kind_t"] = [
     ("dnnl_any_engine", 0, "any"), ("dnnl_cpu", 1, "cpu"), ("dnnl_gpu", 2, "gpu")]
@@ -115,6 +119,14 @@ ENUMS["dnnl_fpmath_mode_t"] = [
     ("dnnl_fpmath_mode_strict", 0, "strict"), ("dnnl_fpmath_mode_bf16", 1, "bf16"),
     ("dnnl_fpmath_mode_f16", 2, "f16"), ("dnnl_fpmath_mode_any", 3, "any"),
     ("dnnl_fpmath_mode_tf32", 4, "tf32")]
+
+ENUMS["dnnl_accumulation_mode_t"] = seq("dnnl_accumulation_mode_", [
+    "strict", "relaxed", "any", "s32", "f32", "f16"])
+
+ENUMS["dnnl_rounding_mode_t"] = seq("dnnl_rounding_mode_", ["environment", "stochastic"])
+
+ENUMS["dnnl_quantization_mode_t"] = seq("dnnl_quantization_mode_", [
+    "undef", "static_sazp", "dynamic_mx", "dynamic_fp"])
 
 ENUMS["dnnl_query_t"] = (
     seq("dnnl_query_", [
@@ -199,7 +211,10 @@ ARGS = [
     ("DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE", 32768)]
 
 DEFINES = [("DNNL_MAX_NDIMS", DNNL_MAX_NDIMS), ("DNNL_RUNTIME_DIM_VAL", -(2**63)),
-           ("DNNL_RUNTIME_SIZE_VAL", 2**63)]
+           ("DNNL_RUNTIME_SIZE_VAL", 2**63),
+           ("DNNL_JIT_PROFILE_NONE", 0), ("DNNL_JIT_PROFILE_VTUNE", 1),
+           ("DNNL_JIT_PROFILE_LINUX_PERFMAP", 2), ("DNNL_JIT_PROFILE_LINUX_JITDUMP", 4),
+           ("DNNL_JIT_PROFILE_LINUX_JITDUMP_USE_TSC", 8), ("DNNL_JIT_PROFILE_LINUX_PERF", 6)]
 
 
 def format_tags(path):

@@ -1,7 +1,8 @@
 """Writes the generated type stubs: dnnl_c/__init__.pyi (every name the
 C-style API exports: constants, handle classes, functions with their
-parameters) and dnnl/_enums.pyi (the object layer's enum classes with their
-members). Both are read off the built package, so run it after a build and
+parameters), dnnl/_enums.pyi (the object layer's enum classes with their
+members) and dnnl/_rnn_cells.pyi (the RNN cells' constructors, from the
+overloads the module builds). Both are read off the built package, so run it after a build and
 after any change to the exported names:
 
     python setup.py build_ext --inplace && python codegen/stubs.py
@@ -31,8 +32,13 @@ _RETURNS = {"dnnl_version": "dnnl_version_t",
             "cydnnl_last_error": "str", "cydnnl_md2str": "str",
             "cydnnl_cpu_isa_info": "str"}
 
-HANDLE_CLASSES = ["dnnl_engine_t", "dnnl_stream_t", "dnnl_memory_desc_t", "dnnl_memory_t",
-                  "dnnl_primitive_desc_t", "dnnl_primitive_t", "dnnl_primitive_attr_t"]
+
+
+def _handle_classes():
+    """The handle classes (dnnl_engine_t, ...), in the order dnnl_c defines them."""
+    base = dnnl_c.dnnl_engine_t.__mro__[1]
+    return sorted(n for n, v in vars(dnnl_c).items() if isinstance(v, type) and base in v.__mro__
+                  and v is not base and not n.startswith("const_"))
 
 
 def _returns(name):
@@ -62,7 +68,7 @@ def dnnl_c_stub():
              "    def __bool__(self) -> bool: ...",
              "    def __eq__(self, other: object) -> bool: ...",
              "    def __hash__(self) -> int: ...", ""]
-    for cls in HANDLE_CLASSES:
+    for cls in _handle_classes():
         lines += ["class %s(_handle): ..." % cls]
     lines += [""]
     for name in sorted(dir(dnnl_c)):
@@ -105,7 +111,10 @@ def _enum_classes():
              ("_data_type", dnnl.memory.data_type), ("_format_tag", dnnl.memory.format_tag),
              ("_format_kind", dnnl.memory.format_kind),
              ("_primitive_kind", dnnl.primitive.kind),
-             ("_scratchpad_mode", dnnl.scratchpad_mode), ("_fpmath_mode", dnnl.fpmath_mode)]
+             ("_scratchpad_mode", dnnl.scratchpad_mode), ("_fpmath_mode", dnnl.fpmath_mode),
+             ("_accumulation_mode", dnnl.accumulation_mode),
+             ("_rounding_mode", dnnl.rounding_mode),
+             ("_quantization_mode", dnnl.quantization_mode)]
     for _, cls in found:
         assert issubclass(cls, enum.IntEnum), cls
     return found
@@ -123,12 +132,68 @@ def dnnl_enums_stub():
         for member, value in cls.__members__.items():
             assert not keyword.iskeyword(member), member
             lines.append("    %s = %d" % (member, int(value)))
+    lines += ["", "primitive_kind = _primitive_kind     # dnnl._enums' name for primitive.kind"]
+    return "\n".join(lines) + "\n"
+
+
+_TYPES = {"aengine": "engine", "hint_fwd_pd": None, "attr": "Optional[primitive_attr] = ...",
+          "allow_empty": "bool = ...", "alpha": "float", "beta": "float"}
+
+
+def _param(name, hint):
+    if name.endswith("bias_desc"):
+        return "%s: Optional[desc]" % name
+    if name.endswith("_desc"):
+        return "%s: desc" % name
+    if name == "hint_fwd_pd":
+        return "hint_fwd_pd: %s" % hint
+    return "%s: %s" % (name, _TYPES.get(name, "int"))
+
+
+def _wrap(head, params, end, indent=8):
+    lines, cur = [], " " * indent + head + "("
+    for i, p in enumerate(params):
+        piece = p + (", " if i < len(params) - 1 else end)
+        if len(cur) + len(piece.rstrip()) > 95:
+            lines.append(cur.rstrip())
+            cur = " " * (indent + len(head) + 1) + piece
+        else:
+            cur += piece
+    lines.append(cur)
+    return "\n".join(lines)
+
+
+def dnnl_rnn_cells_stub():
+    from dnnl import _rnn_cells
+    lines = [HEADER, '"""Stubs of dnnl._rnn_cells: the RNN cells other than LSTM."""', "",
+             "from typing import Optional, overload", "",
+             "from dnnl._attr import primitive_attr", "from dnnl._engine import engine",
+             "from dnnl._memory_desc import desc",
+             "from dnnl._primitive import primitive", "from dnnl._rnn import rnn_primitive_desc_base",
+             "from dnnl_c import dnnl_primitive_desc_t", "",
+             "class _cell_pd(rnn_primitive_desc_base):",
+             "    def attention_desc(self) -> desc: ...",
+             "    def diff_attention_desc(self) -> desc: ...", ""]
+    for name in sorted(n for n in vars(_rnn_cells) if n.endswith(("_forward", "_backward"))):
+        cls = getattr(_rnn_cells, name)
+        pd = cls.primitive_desc
+        hint = name.replace("backward", "forward") + ".primitive_desc"
+        lines += ["class %s(primitive):" % name, "    class primitive_desc(_cell_pd):",
+                  "        @overload",
+                  "        def __init__(self, pd: dnnl_primitive_desc_t) -> None: ..."]
+        for sig in pd._signatures.signatures:
+            lines.append("        @overload")
+            lines.append(_wrap("def __init__", ["self"] + [_param(p, hint) for p in sig],
+                               ") -> None: ..."))
+        lines += ["    def __init__(self, pd: Optional[%s.primitive_desc] = ...) -> None: ..."
+                  % name, ""]
     return "\n".join(lines) + "\n"
 
 
 def main():
     for path, text in (("dnnl_c/__init__.pyi", dnnl_c_stub()),
-                       ("dnnl/_enums.pyi", dnnl_enums_stub())):
+                       ("dnnl/_enums.pyi", dnnl_enums_stub()),
+                       ("dnnl/_rnn_cells.pyi", dnnl_rnn_cells_stub())):
         with open(os.path.join(ROOT, path), "w") as f:
             f.write(text)
         print("wrote", path, text.count("\n"), "lines")

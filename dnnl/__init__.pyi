@@ -7,18 +7,30 @@ from dnnl._enums import (algorithm as algorithm, cpu_isa as cpu_isa,
                          cpu_isa_hints as cpu_isa_hints, prop_kind as prop_kind, query as query,
                          rnn_direction as rnn_direction, rnn_flags as rnn_flags, status as status)
 from dnnl._service import (get_cpu_isa_hints as get_cpu_isa_hints,
+                           get_default_fpmath_mode as get_default_fpmath_mode,
                            get_effective_cpu_isa as get_effective_cpu_isa,
+                           get_primitive_cache_capacity as get_primitive_cache_capacity,
                            set_cpu_isa_hints as set_cpu_isa_hints,
-                           set_max_cpu_isa as set_max_cpu_isa, set_verbose as set_verbose,
+                           set_default_fpmath_mode as set_default_fpmath_mode,
+                           set_jit_dump as set_jit_dump,
+                           set_jit_profiling_flags as set_jit_profiling_flags,
+                           set_jit_profiling_jitdumpdir as set_jit_profiling_jitdumpdir,
+                           set_max_cpu_isa as set_max_cpu_isa,
+                           set_primitive_cache_capacity as set_primitive_cache_capacity,
+                           set_verbose as set_verbose,
+                           verbose_profiling_enabled as verbose_profiling_enabled,
                            version as version)
 from dnnl._handle import handle as handle
 from dnnl._engine import engine as engine
 from dnnl._stream import stream as stream
-from dnnl._attr import (fpmath_mode as fpmath_mode, primitive_attr as primitive_attr,
+from dnnl._attr import (accumulation_mode as accumulation_mode, fpmath_mode as fpmath_mode,
+                        post_ops as post_ops, primitive_attr as primitive_attr,
+                        quantization_mode as quantization_mode, rounding_mode as rounding_mode,
                         scratchpad_mode as scratchpad_mode)
 from dnnl._memory import (data_type_of as data_type_of, memory as memory,
                           numpy_dtype as numpy_dtype)
-from dnnl._primitive import primitive as primitive, primitive_desc_base as primitive_desc_base
+from dnnl._primitive import (primitive as primitive, primitive_desc as primitive_desc,
+                             primitive_desc_base as primitive_desc_base)
 from dnnl._reorder import reorder as reorder
 from dnnl._eltwise import eltwise_backward as eltwise_backward, eltwise_forward as eltwise_forward
 from dnnl._convolution import (convolution_backward_data as convolution_backward_data,
@@ -26,6 +38,16 @@ from dnnl._convolution import (convolution_backward_data as convolution_backward
                                convolution_forward as convolution_forward)
 from dnnl._lrn import lrn_backward as lrn_backward, lrn_forward as lrn_forward
 from dnnl._pooling import pooling_backward as pooling_backward, pooling_forward as pooling_forward
-from dnnl._rnn import lstm_backward as lstm_backward, lstm_forward as lstm_forward
+from dnnl._rnn import (lstm_backward as lstm_backward, lstm_forward as lstm_forward,
+                       rnn_primitive_desc_base as rnn_primitive_desc_base)
+from dnnl._rnn_cells import (augru_backward as augru_backward, augru_forward as augru_forward,
+                             gru_backward as gru_backward, gru_forward as gru_forward,
+                             lbr_augru_backward as lbr_augru_backward,
+                             lbr_augru_forward as lbr_augru_forward,
+                             lbr_gru_backward as lbr_gru_backward,
+                             lbr_gru_forward as lbr_gru_forward,
+                             vanilla_rnn_backward as vanilla_rnn_backward,
+                             vanilla_rnn_forward as vanilla_rnn_forward)
+from dnnl._gemm import gemm_bf16bf16f32 as gemm_bf16bf16f32, sgemm as sgemm
 
 __version__: str

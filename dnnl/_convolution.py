@@ -5,7 +5,7 @@ with or without dilation) told apart by the arguments' kinds."""
 import dnnl_c as c
 from dnnl._engine import engine
 from dnnl._handle import _c
-from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc
 
 
 def _signatures(what, head, bias, descs, tail, hint=None):
@@ -32,7 +32,7 @@ class convolution_forward(primitive):
     """A 1-D, 2-D or 3-D convolution, forward: dst = conv(src, weights) +
     bias. oneDNN's dnnl::convolution_forward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of a convolution forward primitive: (aengine,
         aprop_kind, aalgorithm, src_desc, weights_desc, [bias_desc,] dst_desc,
         strides, [dilates,] padding_l, padding_r[, attr][, allow_empty]);
@@ -70,7 +70,7 @@ class convolution_backward_data(primitive):
     """The gradient of a convolution with respect to its source: diff_src
     from diff_dst and the weights. oneDNN's dnnl::convolution_backward_data."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of a convolution backward-data primitive: (aengine,
         aalgorithm, diff_src_desc, weights_desc, diff_dst_desc, strides,
         [dilates,] padding_l, padding_r, hint_fwd_pd[, attr][, allow_empty]);
@@ -104,7 +104,7 @@ class convolution_backward_weights(primitive):
     diff_weights and diff_bias from src and diff_dst. oneDNN's
     dnnl::convolution_backward_weights."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of a convolution backward-weights primitive:
         (aengine, aalgorithm, src_desc, diff_weights_desc, [diff_bias_desc,]
         diff_dst_desc, strides, [dilates,] padding_l, padding_r, hint_fwd_pd

@@ -3,13 +3,14 @@ from typing import Optional, Sequence, overload
 from dnnl._attr import primitive_attr
 from dnnl._engine import engine
 from dnnl._memory_desc import desc
-from dnnl._primitive import primitive, primitive_desc_base
+from dnnl._primitive import primitive
+from dnnl._primitive import primitive_desc as _primitive_desc
 from dnnl_c import dnnl_primitive_desc_t
 
 _Dims = Sequence[int]
 
 class convolution_forward(primitive):
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(_primitive_desc):
         @overload
         def __init__(self, pd: dnnl_primitive_desc_t) -> None: ...
         @overload
@@ -36,7 +37,7 @@ class convolution_forward(primitive):
     def __init__(self, pd: Optional[convolution_forward.primitive_desc] = ...) -> None: ...
 
 class convolution_backward_data(primitive):
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(_primitive_desc):
         @overload
         def __init__(self, pd: dnnl_primitive_desc_t) -> None: ...
         @overload
@@ -54,7 +55,7 @@ class convolution_backward_data(primitive):
     def __init__(self, pd: Optional[convolution_backward_data.primitive_desc] = ...) -> None: ...
 
 class convolution_backward_weights(primitive):
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(_primitive_desc):
         @overload
         def __init__(self, pd: dnnl_primitive_desc_t) -> None: ...
         @overload

@@ -3,14 +3,14 @@
 import dnnl_c as c
 from dnnl._engine import engine
 from dnnl._handle import _c
-from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc
 
 
 class eltwise_forward(primitive):
     """An element-wise operation (ReLU, tanh, ...) applied forward:
     dst = f(src; alpha, beta). oneDNN's dnnl::eltwise_forward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of an eltwise forward primitive, created from the
         problem: (aengine, aprop_kind, aalgorithm, src_desc, dst_desc[, alpha
         [, beta]][, attr][, allow_empty]); positions or C++ parameter names.
@@ -46,7 +46,7 @@ class eltwise_backward(primitive):
     the forward's src (or dst, for the *_use_dst_for_bwd algorithms).
     oneDNN's dnnl::eltwise_backward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of an eltwise backward primitive: (aengine,
         aalgorithm, diff_src_desc, diff_dst_desc, data_desc[, alpha[, beta]],
         hint_fwd_pd[, attr][, allow_empty]); positions or C++ parameter

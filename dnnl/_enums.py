@@ -37,3 +37,6 @@ rnn_flags = _enum("rnn_flags", "dnnl_rnn_flags_t", "dnnl_rnn_flags_")
 cpu_isa = _enum("cpu_isa", "dnnl_cpu_isa_t", "dnnl_cpu_isa_",
                 {"dnnl_cpu_isa_default": "isa_default"})
 cpu_isa_hints = _enum("cpu_isa_hints", "dnnl_cpu_isa_hints_t", "dnnl_cpu_isa_")
+# dnnl::primitive::kind (defined here so that post_ops, below primitive, can name it)
+primitive_kind = _enum("kind", "dnnl_primitive_kind_t", "dnnl_",
+                       {"dnnl_undefined_primitive": "undef"})

@@ -80,6 +80,19 @@ class algorithm(IntEnum):
     lbr_gru = 20479
     vanilla_augru = 24575
     lbr_augru = 28671
+    binary_add = 131056
+    binary_mul = 131057
+    binary_max = 131058
+    binary_min = 131059
+    binary_div = 131060
+    binary_sub = 131061
+    binary_ge = 131062
+    binary_gt = 131063
+    binary_le = 131064
+    binary_lt = 131065
+    binary_eq = 131066
+    binary_ne = 131067
+    binary_select = 131068
 
 class query(IntEnum):
     undef = 0
@@ -1410,3 +1423,23 @@ class _fpmath_mode(IntEnum):
     f16 = 2
     any = 3
     tf32 = 4
+
+class _accumulation_mode(IntEnum):
+    strict = 0
+    relaxed = 1
+    any = 2
+    s32 = 3
+    f32 = 4
+    f16 = 5
+
+class _rounding_mode(IntEnum):
+    environment = 0
+    stochastic = 1
+
+class _quantization_mode(IntEnum):
+    undef = 0
+    static_sazp = 1
+    dynamic_mx = 2
+    dynamic_fp = 3
+
+primitive_kind = _primitive_kind     # dnnl._enums' name for primitive.kind

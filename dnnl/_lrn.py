@@ -3,7 +3,7 @@
 import dnnl_c as c
 from dnnl._engine import engine
 from dnnl._handle import _c
-from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc
 
 
 class lrn_forward(primitive):
@@ -11,7 +11,7 @@ class lrn_forward(primitive):
     (k + alpha / n * sum of squares over its local_size neighbours) ** beta,
     across channels or within a channel. oneDNN's dnnl::lrn_forward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of an LRN forward primitive: (aengine, aprop_kind,
         aalgorithm, src_desc, dst_desc, local_size, alpha, beta, k[, attr]
         [, allow_empty]); positions or C++ parameter names. Also wraps a
@@ -44,7 +44,7 @@ class lrn_backward(primitive):
     """The gradient of local response normalization: diff_src from
     diff_dst and the forward's src. oneDNN's dnnl::lrn_backward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of an LRN backward primitive: (aengine, aalgorithm,
         diff_src_desc, diff_dst_desc, src_desc, local_size, alpha, beta, k,
         hint_fwd_pd[, attr][, allow_empty]); positions or C++ parameter

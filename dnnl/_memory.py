@@ -3,6 +3,8 @@ mapping, zero-copy views of plain layouts, write()/read() of any layout) and
 DLPack (__dlpack__ and memory.from_dlpack, shared with PyTorch, NumPy,
 JAX, ... without copies)."""
 
+import numbers
+
 import numpy as np
 
 import dnnl_c as c
@@ -57,7 +59,9 @@ class memory(handle):
     memory(md, aengine) allocates a zero-filled buffer; memory(md, aengine,
     handle) works on a NumPy array or another writable, C-contiguous buffer
     of md's data type (or raw bytes) without copying, and keeps it alive;
-    memory(md, aengine, None) has no buffer until set_data_handle().
+    memory(md, aengine, None) has no buffer until set_data_handle();
+    memory(md, value) with md = memory.desc.host_scalar(...) holds one value
+    on the host.
     numpy.asarray(mem) and DLPack consumers (torch.from_dlpack,
     numpy.from_dlpack) view a plain layout in place; write() and read() move
     NumPy arrays in and out of any layout."""
@@ -77,6 +81,11 @@ class memory(handle):
             raise error(c.dnnl_invalid_arguments,
                         "md must be a memory.desc, not %s" % _type_name(md))
         h = c.dnnl_memory_t()
+        if isinstance(aengine, (numbers.Number, bytes)):    # memory(md, value): a host scalar
+            error.wrap_c_api(c.dnnl_memory_create_host_scalar(h, md.get(), aengine),
+                             "could not create a memory object")
+            self._h = h
+            return
         error.wrap_c_api(c.dnnl_memory_create(h, md.get(), _c(aengine, "aengine", engine),
                                               handle),
                          "could not create a memory object")
@@ -113,14 +122,34 @@ class memory(handle):
         error.wrap_c_api(c.dnnl_memory_set_data_handle_v2(self.get(), handle, index),
                          "could not set native handle of a memory object")
 
-    def map_data(self):
+    def map_data(self, index=0):
         """The data handle, for host access (memories live on the host)."""
-        return self.get_data_handle()
+        out = [None]
+        error.wrap_c_api(c.dnnl_memory_map_data_v2(self.get(), out, index),
+                         "could not map memory object data")
+        return out[0]
 
-    def unmap_data(self, mapped_ptr=None):
+    def unmap_data(self, mapped_ptr=None, index=0):
         """Ends a map_data() (nothing to do on the host)."""
-        error.wrap_c_api(c.dnnl_memory_unmap_data(self.get(), mapped_ptr),
+        error.wrap_c_api(c.dnnl_memory_unmap_data_v2(self.get(), mapped_ptr, index),
                          "could not unmap memory object data")
+
+    def get_host_scalar_value(self):
+        """The value of a host scalar memory, as a Python number."""
+        out = [None]
+        error.wrap_c_api(c.dnnl_memory_get_host_scalar_value(self.get(), out),
+                         "could not get host scalar value from a memory object")
+        return out[0]
+
+    def set_host_scalar_value(self, value):
+        """Sets the value of a host scalar memory."""
+        error.wrap_c_api(c.dnnl_memory_set_host_scalar_value(self.get(), value),
+                         "could not set host scalar value to a memory object")
+
+    @staticmethod
+    def data_type_size(adata_type):
+        """The bytes one element of adata_type takes."""
+        return c.dnnl_data_type_size(adata_type)
 
     # ------------------------------------------------------------ NumPy
 
@@ -229,6 +258,9 @@ class memory(handle):
         if not self._h:
             return "<dnnl.memory empty>"
         md = self.get_desc()
+        if md.get_format_kind() == format_kind.host_scalar:
+            return "<dnnl.memory host_scalar %s %r>" % (md.get_data_type().name,
+                                                        self.get_host_scalar_value())
         md = md._describe() if not md.is_zero() else "zero"
         return "<dnnl.memory %s %s%s>" % (md, self.get_engine().get_kind().name,
                                           "" if self.get_data_handle() is not None

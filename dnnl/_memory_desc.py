@@ -18,7 +18,7 @@ format_kind = _enum("format_kind", "dnnl_format_kind_t", "dnnl_",
                     {"dnnl_format_kind_undef": "undef", "dnnl_format_kind_any": "any",
                      "dnnl_format_kind_opaque": "opaque",
                      "dnnl_format_kind_sparse": "sparse",
-                     "dnnl_format_kind_host_side_scalar": "host_scalar"})
+                     "dnnl_format_kind_host_scalar": "host_scalar"})
 
 
 def _tag_names():
@@ -66,7 +66,8 @@ class desc(_wrapper):
     desc() is the zero descriptor; desc(adims, adata_type, aformat_tag) and
     desc(adims, adata_type, strides) take C++'s parameters by position or
     name, with allow_empty=True giving an empty desc instead of raising;
-    desc(blob) reads get_blob()'s bytes. Two descs are equal when they
+    desc(blob) reads get_blob()'s bytes; desc.host_scalar(adata_type) describes
+    one value on the host. Two descs are equal when they
     describe the same memory (oneDNN's rules), and equal descs hash alike;
     copy, deepcopy and pickle keep the value."""
 
@@ -246,6 +247,21 @@ class desc(_wrapper):
         """The bytes a memory of this descriptor needs."""
         return c.dnnl_memory_desc_get_size_v2(self.get(), index)
 
+    def get_num_handles(self):
+        """How many buffers a memory of this descriptor has (1: dense)."""
+        out = [0]
+        c.dnnl_memory_desc_query_v2(self.get(), c.dnnl_query_num_handles_s32, 0, out)
+        return out[0]
+
+    @staticmethod
+    def host_scalar(adata_type):
+        """A descriptor of one value of adata_type held on the host (for
+        scales or zero points given at execution)."""
+        h = c.dnnl_memory_desc_t()
+        error.wrap_c_api(c.dnnl_memory_desc_create_host_scalar(h, adata_type),
+                         "could not create a memory descriptor describing host side scalar")
+        return desc(h)
+
     def is_zero(self):
         """True for the zero descriptor (no dims)."""
         return self.get_ndims() == 0
@@ -320,6 +336,8 @@ class desc(_wrapper):
     def __repr__(self):
         if not self._h:
             return "<dnnl.memory.desc empty>"
+        if self.get_format_kind() == format_kind.host_scalar:
+            return "<dnnl.memory.desc %s host_scalar>" % self.get_data_type().name
         if self.is_zero():
             return "<dnnl.memory.desc zero>"
         return "<dnnl.memory.desc %s>" % self._describe()

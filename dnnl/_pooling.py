@@ -3,7 +3,7 @@
 import dnnl_c as c
 from dnnl._engine import engine
 from dnnl._handle import _c
-from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc
 
 
 def _dims(a):
@@ -14,7 +14,7 @@ class pooling_forward(primitive):
     """Max or average pooling, forward, over 1-D, 2-D or 3-D windows.
     oneDNN's dnnl::pooling_forward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of a pooling forward primitive: (aengine,
         aprop_kind, aalgorithm, src_desc, dst_desc, strides, kernel, dilation,
         padding_l, padding_r[, attr][, allow_empty]); positions or C++
@@ -46,7 +46,7 @@ class pooling_backward(primitive):
     """The gradient of pooling: diff_src from diff_dst (and, for max, the
     forward's workspace). oneDNN's dnnl::pooling_backward."""
 
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(primitive_desc):
         """The descriptor of a pooling backward primitive: (aengine,
         aalgorithm, diff_src_desc, diff_dst_desc, strides, kernel, dilation,
         padding_l, padding_r, hint_fwd_pd[, attr][, allow_empty]); positions

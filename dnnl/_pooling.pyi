@@ -3,11 +3,12 @@ from typing import Optional, Sequence, overload
 from dnnl._attr import primitive_attr
 from dnnl._engine import engine
 from dnnl._memory_desc import desc
-from dnnl._primitive import primitive, primitive_desc_base
+from dnnl._primitive import primitive
+from dnnl._primitive import primitive_desc as _primitive_desc
 from dnnl_c import dnnl_primitive_desc_t
 
 class pooling_forward(primitive):
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(_primitive_desc):
         @overload
         def __init__(self, pd: dnnl_primitive_desc_t) -> None: ...
         @overload
@@ -19,7 +20,7 @@ class pooling_forward(primitive):
     def __init__(self, pd: Optional[pooling_forward.primitive_desc] = ...) -> None: ...
 
 class pooling_backward(primitive):
-    class primitive_desc(primitive_desc_base):
+    class primitive_desc(_primitive_desc):
         @overload
         def __init__(self, pd: dnnl_primitive_desc_t) -> None: ...
         @overload

@@ -1,5 +1,5 @@
-"""dnnl.primitive_desc_base and dnnl.primitive (oneDNN's dnnl::primitive),
-and the helpers every primitive family's primitive_desc uses: _wrap_c_pd()
+"""dnnl.primitive_desc_base, dnnl.primitive_desc and dnnl.primitive (oneDNN's
+dnnl::primitive), and the helpers every primitive family's primitive_desc uses: _wrap_c_pd()
 for the form over a dnnl_c pd handle, _overloads for the C++ overloads and
 their parameter names."""
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import dnnl_c as c
 from dnnl._attr import primitive_attr
 from dnnl._engine import engine
-from dnnl._enums import _enum, algorithm, prop_kind, query, rnn_direction
+from dnnl._enums import algorithm, primitive_kind, prop_kind, query, rnn_direction
 from dnnl._error import error
 from dnnl._handle import _c, _type_name, handle
 from dnnl._memory import desc, memory
@@ -192,6 +192,39 @@ class primitive_desc_base(handle):
         """An int32 query."""
         return self._query(what, idx)
 
+    def query_s64(self, what, idx=0):
+        """An int64 query."""
+        return self._query(what, idx)
+
+    # The queries of kinds this library does not implement (normalizations,
+    # softmax, resampling, shuffle, group normalization): every primitive
+    # descriptor here answers them with dnnl.error (unimplemented), as
+    # oneDNN's do for kinds they do not apply to.
+    def get_epsilon(self):
+        """The epsilon of a normalization (no kind here has one)."""
+        return self._query(c.dnnl_query_epsilon_f32)
+
+    def get_axis(self):
+        """The axis of a softmax or shuffle (no kind here has one)."""
+        return self._query(c.dnnl_query_axis_s32)
+
+    def get_p(self):
+        """The p of an LP-norm reduction (no kind here has one)."""
+        return self._query(c.dnnl_query_p_f32)
+
+    def get_factors(self):
+        """The scaling factors of a resampling (no kind here has them)."""
+        return self._query(c.dnnl_query_factors)
+
+    def get_group_size(self):
+        """The group size of a shuffle (no kind here has one)."""
+        return self._query(c.dnnl_query_group_size_s64)
+
+    def get_cache_blob_id(self):
+        """The cache blob id as bytes: empty, as oneDNN's CPU engine has no
+        cache blobs."""
+        return self._query(c.dnnl_query_cache_blob_id)
+
     def next_impl(self):
         """Moves to the next implementation that accepts the problem; False
         (and no change) when there is none."""
@@ -220,6 +253,12 @@ class primitive_desc_base(handle):
         if not self._h:
             return "<%s empty>" % _type_name(self)
         return "<%s %s>" % (_type_name(self), self._describe())
+
+
+class primitive_desc(primitive_desc_base):
+    """The base of the primitive descriptors of every primitive but
+    reorder; next_impl() walks their implementations. oneDNN's
+    dnnl::primitive_desc."""
 
 
 def _wrap_c_pd(self, args, kind, prop_kinds=(), kwargs=None):
@@ -346,21 +385,32 @@ class primitive(handle):
     descriptor, executed on a stream with memories for its arguments.
     oneDNN's dnnl::primitive."""
 
-    kind = _enum("kind", "dnnl_primitive_kind_t", "dnnl_",
-                 {"dnnl_undefined_primitive": "undef"})
+    kind = primitive_kind
     _destroy = staticmethod(c.dnnl_primitive_destroy)
 
-    def __init__(self, pd=None):
+    def __init__(self, pd=None, cache_blob=None):
         """The primitive of pd (a primitive_desc or a dnnl_c pd handle);
-        empty without one."""
+        empty without one. cache_blob: oneDNN's CPU engine has no cache
+        blobs, so one given is dnnl.error (unimplemented)."""
         super().__init__()
         if pd is None:
             return
         c_pd = pd if isinstance(pd, c.dnnl_primitive_desc_t) else \
             _c(pd, "pd", primitive_desc_base)
         h = c.dnnl_primitive_t()
+        if cache_blob is not None:      # the CPU engine has none: dnnl.error (unimplemented)
+            blob = bytes(cache_blob)
+            error.wrap_c_api(c.dnnl_primitive_create_from_cache_blob(h, c_pd, len(blob), blob),
+                             "could not create a primitive from a cache blob")
         error.wrap_c_api(c.dnnl_primitive_create(h, c_pd), "could not create a primitive")
         self._h = h
+
+    def get_cache_blob(self):
+        """oneDNN's CPU engine has no cache blobs: dnnl.error (unimplemented)."""
+        size = [None]
+        error.wrap_c_api(c.dnnl_primitive_get_cache_blob(self.get(), size, None),
+                         "could not get cache blob size from a primitive")
+        return b""
 
     def get_primitive_desc(self):
         """The primitive's own descriptor, as a dnnl_c handle (C++ returns

@@ -1,9 +1,10 @@
-"""dnnl.lstm_forward and dnnl.lstm_backward (oneDNN's dnnl.hpp RNN section)."""
+"""dnnl.rnn_primitive_desc_base, dnnl.lstm_forward and dnnl.lstm_backward
+(oneDNN's dnnl.hpp RNN section)."""
 
 import dnnl_c as c
 from dnnl._engine import engine
 from dnnl._handle import _c
-from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc_base
+from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc
 
 # The descriptors of the C++ overloads: plain, with peephole, with peephole
 # and projection (dnnl.hpp lists them the other way round).
@@ -28,85 +29,120 @@ def _c_mds(a, prefix=""):
     return [md.get() if md is not None else None for md in mds]
 
 
-class _rnn_pd(primitive_desc_base):
-    """The queries of oneDNN's rnn_primitive_desc_base."""
+class rnn_primitive_desc_base(primitive_desc):
+    """The base of every RNN primitive descriptor: the memory descriptors of
+    its arguments (layer, iteration and cell states, weights, bias, their
+    gradients, the AUGRU attention). oneDNN's dnnl::rnn_primitive_desc_base."""
 
     def _arg(self, arg):
         return self.query_md(c.dnnl_query_exec_arg_md, arg)
 
     def src_layer_desc(self):
+        """The src layer memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_SRC_LAYER)
 
     def src_iter_desc(self):
+        """The src iter memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_SRC_ITER)
 
     def src_iter_c_desc(self):
+        """The src iter c memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_SRC_ITER_C)
 
     def weights_layer_desc(self):
+        """The weights layer memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_WEIGHTS_LAYER)
 
     def weights_iter_desc(self):
+        """The weights iter memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_WEIGHTS_ITER)
 
     def weights_peephole_desc(self):
+        """The weights peephole memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_WEIGHTS_PEEPHOLE)
 
     def weights_projection_desc(self):
+        """The weights projection memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_WEIGHTS_PROJECTION)
 
     def bias_desc(self):
+        """The bias memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_BIAS)
 
     def dst_layer_desc(self):
+        """The dst layer memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DST_LAYER)
 
     def dst_iter_desc(self):
+        """The dst iter memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DST_ITER)
 
     def dst_iter_c_desc(self):
+        """The dst iter c memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DST_ITER_C)
 
     def workspace_desc(self):
+        """The workspace memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_WORKSPACE)
 
     def diff_src_layer_desc(self):
+        """The diff src layer memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_SRC_LAYER)
 
     def diff_src_iter_desc(self):
+        """The diff src iter memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_SRC_ITER)
 
     def diff_src_iter_c_desc(self):
+        """The diff src iter c memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_SRC_ITER_C)
 
     def diff_weights_layer_desc(self):
+        """The diff weights layer memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_WEIGHTS_LAYER)
 
     def diff_weights_iter_desc(self):
+        """The diff weights iter memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_WEIGHTS_ITER)
 
     def diff_weights_peephole_desc(self):
+        """The diff weights peephole memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_WEIGHTS_PEEPHOLE)
 
     def diff_weights_projection_desc(self):
+        """The diff weights projection memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_WEIGHTS_PROJECTION)
 
     def diff_bias_desc(self):
+        """The diff bias memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_BIAS)
 
     def diff_dst_layer_desc(self):
+        """The diff dst layer memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_DST_LAYER)
 
     def diff_dst_iter_desc(self):
+        """The diff dst iter memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_DST_ITER)
 
     def diff_dst_iter_c_desc(self):
+        """The diff dst iter c memory descriptor (zero when the problem has none)."""
         return self._arg(c.DNNL_ARG_DIFF_DST_ITER_C)
 
+    def augru_attention_desc(self):
+        """The augru attention memory descriptor (zero when the problem has none)."""
+        return self._arg(c.DNNL_ARG_AUGRU_ATTENTION)
+
+    def diff_augru_attention_desc(self):
+        """The diff augru attention memory descriptor (zero when the problem has none)."""
+        return self._arg(c.DNNL_ARG_DIFF_AUGRU_ATTENTION)
+
     def cell_kind(self):
+        """The cell kind, an algorithm (vanilla_lstm, ...)."""
         return self.get_cell_kind()
 
     def direction(self):
+        """The direction, an rnn_direction."""
         return self.get_direction()
 
 
@@ -115,7 +151,7 @@ class lstm_forward(primitive):
     layers, directions, optional peephole and projection. oneDNN's
     dnnl::lstm_forward."""
 
-    class primitive_desc(_rnn_pd):
+    class primitive_desc(rnn_primitive_desc_base):
         """The descriptor of an LSTM forward primitive: (aengine, aprop_kind,
         direction, src_layer_desc, src_iter_desc, src_iter_c_desc,
         weights_layer_desc, weights_iter_desc, [weights_peephole_desc,
@@ -148,7 +184,7 @@ class lstm_backward(primitive):
     """The gradients of an LSTM network: diff src, iter and weights from the
     diff dst and the forward's workspace. oneDNN's dnnl::lstm_backward."""
 
-    class primitive_desc(_rnn_pd):
+    class primitive_desc(rnn_primitive_desc_base):
         """The descriptor of an LSTM backward primitive: (aengine,
         aprop_kind, direction, the forward's 9, 10 or 11 descriptors, their
         diff_* counterparts, hint_fwd_pd[, attr][, allow_empty]); positions or

@@ -15,10 +15,14 @@ from dnnl_c.api.engine_stream import *  # noqa: F401,F403
 from dnnl_c.api.memory_desc import *  # noqa: F401,F403
 from dnnl_c.api.memory import *  # noqa: F401,F403
 from dnnl_c.api.attr import *  # noqa: F401,F403
+from dnnl_c.api.post_ops import *  # noqa: F401,F403
 from dnnl_c.api.primitive_desc import *  # noqa: F401,F403
 from dnnl_c.api.primitive import *  # noqa: F401,F403
+from dnnl_c.api.primitive_cache import *  # noqa: F401,F403
 from dnnl_c.api.misc import *  # noqa: F401,F403
 from dnnl_c.api.cpu_isa import *  # noqa: F401,F403
+from dnnl_c.api.service import *  # noqa: F401,F403
+from dnnl_c.api.gemm import *  # noqa: F401,F403
 from dnnl_c.api.dlpack import *  # noqa: F401,F403
 # the primitive families, a line each
 from dnnl_c.primitives.reorder.api import *  # noqa: F401,F403

@@ -3,6 +3,12 @@
 DNNL_MAX_NDIMS = 12
 DNNL_RUNTIME_DIM_VAL = -9223372036854775808
 DNNL_RUNTIME_SIZE_VAL = 9223372036854775808
+DNNL_JIT_PROFILE_NONE = 0
+DNNL_JIT_PROFILE_VTUNE = 1
+DNNL_JIT_PROFILE_LINUX_PERFMAP = 2
+DNNL_JIT_PROFILE_LINUX_JITDUMP = 4
+DNNL_JIT_PROFILE_LINUX_JITDUMP_USE_TSC = 8
+DNNL_JIT_PROFILE_LINUX_PERF = 6
 DNNL_ARG_UNDEF = 0
 DNNL_ARG_SRC_0 = 1
 DNNL_ARG_SRC = 1
@@ -122,9 +128,9 @@ dnnl_format_kind_any = 1
 dnnl_blocked = 2
 dnnl_format_kind_opaque = 3
 dnnl_format_kind_sparse = 4
-dnnl_format_kind_host_side_scalar = 5
+dnnl_format_kind_host_scalar = 5
 dnnl_format_kind_max = 32767
-ENUMS['dnnl_format_kind_t'] = {'dnnl_format_kind_undef': 0, 'dnnl_format_kind_any': 1, 'dnnl_blocked': 2, 'dnnl_format_kind_opaque': 3, 'dnnl_format_kind_sparse': 4, 'dnnl_format_kind_host_side_scalar': 5, 'dnnl_format_kind_max': 32767}
+ENUMS['dnnl_format_kind_t'] = {'dnnl_format_kind_undef': 0, 'dnnl_format_kind_any': 1, 'dnnl_blocked': 2, 'dnnl_format_kind_opaque': 3, 'dnnl_format_kind_sparse': 4, 'dnnl_format_kind_host_scalar': 5, 'dnnl_format_kind_max': 32767}
 
 # dnnl_prop_kind_t
 dnnl_prop_kind_undef = 0
@@ -210,7 +216,20 @@ dnnl_vanilla_gru = 16383
 dnnl_lbr_gru = 20479
 dnnl_vanilla_augru = 24575
 dnnl_lbr_augru = 28671
-ENUMS['dnnl_alg_kind_t'] = {'dnnl_alg_kind_undef': 0, 'dnnl_convolution_direct': 1, 'dnnl_convolution_winograd': 2, 'dnnl_convolution_auto': 3, 'dnnl_deconvolution_direct': 10, 'dnnl_deconvolution_winograd': 11, 'dnnl_eltwise_relu': 32, 'dnnl_eltwise_tanh': 33, 'dnnl_eltwise_elu': 34, 'dnnl_eltwise_square': 35, 'dnnl_eltwise_abs': 36, 'dnnl_eltwise_sqrt': 37, 'dnnl_eltwise_linear': 38, 'dnnl_eltwise_soft_relu': 39, 'dnnl_eltwise_hardsigmoid': 40, 'dnnl_eltwise_logistic': 41, 'dnnl_eltwise_exp': 42, 'dnnl_eltwise_gelu_tanh': 43, 'dnnl_eltwise_swish': 44, 'dnnl_eltwise_log': 45, 'dnnl_eltwise_clip': 46, 'dnnl_eltwise_clip_v2': 47, 'dnnl_eltwise_pow': 48, 'dnnl_eltwise_gelu_erf': 49, 'dnnl_eltwise_round': 50, 'dnnl_eltwise_mish': 51, 'dnnl_eltwise_hardswish': 52, 'dnnl_eltwise_relu_use_dst_for_bwd': 256, 'dnnl_eltwise_tanh_use_dst_for_bwd': 257, 'dnnl_eltwise_elu_use_dst_for_bwd': 258, 'dnnl_eltwise_sqrt_use_dst_for_bwd': 259, 'dnnl_eltwise_logistic_use_dst_for_bwd': 260, 'dnnl_eltwise_exp_use_dst_for_bwd': 261, 'dnnl_eltwise_clip_v2_use_dst_for_bwd': 262, 'dnnl_pooling_max': 511, 'dnnl_pooling_avg_include_padding': 767, 'dnnl_pooling_avg_exclude_padding': 1023, 'dnnl_lrn_across_channels': 2815, 'dnnl_lrn_within_channel': 3071, 'dnnl_vanilla_rnn': 8191, 'dnnl_vanilla_lstm': 12287, 'dnnl_vanilla_gru': 16383, 'dnnl_lbr_gru': 20479, 'dnnl_vanilla_augru': 24575, 'dnnl_lbr_augru': 28671}
+dnnl_binary_add = 131056
+dnnl_binary_mul = 131057
+dnnl_binary_max = 131058
+dnnl_binary_min = 131059
+dnnl_binary_div = 131060
+dnnl_binary_sub = 131061
+dnnl_binary_ge = 131062
+dnnl_binary_gt = 131063
+dnnl_binary_le = 131064
+dnnl_binary_lt = 131065
+dnnl_binary_eq = 131066
+dnnl_binary_ne = 131067
+dnnl_binary_select = 131068
+ENUMS['dnnl_alg_kind_t'] = {'dnnl_alg_kind_undef': 0, 'dnnl_convolution_direct': 1, 'dnnl_convolution_winograd': 2, 'dnnl_convolution_auto': 3, 'dnnl_deconvolution_direct': 10, 'dnnl_deconvolution_winograd': 11, 'dnnl_eltwise_relu': 32, 'dnnl_eltwise_tanh': 33, 'dnnl_eltwise_elu': 34, 'dnnl_eltwise_square': 35, 'dnnl_eltwise_abs': 36, 'dnnl_eltwise_sqrt': 37, 'dnnl_eltwise_linear': 38, 'dnnl_eltwise_soft_relu': 39, 'dnnl_eltwise_hardsigmoid': 40, 'dnnl_eltwise_logistic': 41, 'dnnl_eltwise_exp': 42, 'dnnl_eltwise_gelu_tanh': 43, 'dnnl_eltwise_swish': 44, 'dnnl_eltwise_log': 45, 'dnnl_eltwise_clip': 46, 'dnnl_eltwise_clip_v2': 47, 'dnnl_eltwise_pow': 48, 'dnnl_eltwise_gelu_erf': 49, 'dnnl_eltwise_round': 50, 'dnnl_eltwise_mish': 51, 'dnnl_eltwise_hardswish': 52, 'dnnl_eltwise_relu_use_dst_for_bwd': 256, 'dnnl_eltwise_tanh_use_dst_for_bwd': 257, 'dnnl_eltwise_elu_use_dst_for_bwd': 258, 'dnnl_eltwise_sqrt_use_dst_for_bwd': 259, 'dnnl_eltwise_logistic_use_dst_for_bwd': 260, 'dnnl_eltwise_exp_use_dst_for_bwd': 261, 'dnnl_eltwise_clip_v2_use_dst_for_bwd': 262, 'dnnl_pooling_max': 511, 'dnnl_pooling_avg_include_padding': 767, 'dnnl_pooling_avg_exclude_padding': 1023, 'dnnl_lrn_across_channels': 2815, 'dnnl_lrn_within_channel': 3071, 'dnnl_vanilla_rnn': 8191, 'dnnl_vanilla_lstm': 12287, 'dnnl_vanilla_gru': 16383, 'dnnl_lbr_gru': 20479, 'dnnl_vanilla_augru': 24575, 'dnnl_lbr_augru': 28671, 'dnnl_binary_add': 131056, 'dnnl_binary_mul': 131057, 'dnnl_binary_max': 131058, 'dnnl_binary_min': 131059, 'dnnl_binary_div': 131060, 'dnnl_binary_sub': 131061, 'dnnl_binary_ge': 131062, 'dnnl_binary_gt': 131063, 'dnnl_binary_le': 131064, 'dnnl_binary_lt': 131065, 'dnnl_binary_eq': 131066, 'dnnl_binary_ne': 131067, 'dnnl_binary_select': 131068}
 
 # dnnl_engine_kind_t
 dnnl_any_engine = 0
@@ -249,6 +268,27 @@ dnnl_fpmath_mode_f16 = 2
 dnnl_fpmath_mode_any = 3
 dnnl_fpmath_mode_tf32 = 4
 ENUMS['dnnl_fpmath_mode_t'] = {'dnnl_fpmath_mode_strict': 0, 'dnnl_fpmath_mode_bf16': 1, 'dnnl_fpmath_mode_f16': 2, 'dnnl_fpmath_mode_any': 3, 'dnnl_fpmath_mode_tf32': 4}
+
+# dnnl_accumulation_mode_t
+dnnl_accumulation_mode_strict = 0
+dnnl_accumulation_mode_relaxed = 1
+dnnl_accumulation_mode_any = 2
+dnnl_accumulation_mode_s32 = 3
+dnnl_accumulation_mode_f32 = 4
+dnnl_accumulation_mode_f16 = 5
+ENUMS['dnnl_accumulation_mode_t'] = {'dnnl_accumulation_mode_strict': 0, 'dnnl_accumulation_mode_relaxed': 1, 'dnnl_accumulation_mode_any': 2, 'dnnl_accumulation_mode_s32': 3, 'dnnl_accumulation_mode_f32': 4, 'dnnl_accumulation_mode_f16': 5}
+
+# dnnl_rounding_mode_t
+dnnl_rounding_mode_environment = 0
+dnnl_rounding_mode_stochastic = 1
+ENUMS['dnnl_rounding_mode_t'] = {'dnnl_rounding_mode_environment': 0, 'dnnl_rounding_mode_stochastic': 1}
+
+# dnnl_quantization_mode_t
+dnnl_quantization_mode_undef = 0
+dnnl_quantization_mode_static_sazp = 1
+dnnl_quantization_mode_dynamic_mx = 2
+dnnl_quantization_mode_dynamic_fp = 3
+ENUMS['dnnl_quantization_mode_t'] = {'dnnl_quantization_mode_undef': 0, 'dnnl_quantization_mode_static_sazp': 1, 'dnnl_quantization_mode_dynamic_mx': 2, 'dnnl_quantization_mode_dynamic_fp': 3}
 
 # dnnl_query_t
 dnnl_query_undef = 0

@@ -49,7 +49,7 @@ static const char *cydnnl_fmt_kind2str(int v) {
         case 2: return "blocked";
         case 3: return "opaque";
         case 4: return "sparse";
-        case 5: return "host_side_scalar";
+        case 5: return "host_scalar";
         default: return "unknown fmt_kind";
     }
 }
@@ -142,6 +142,19 @@ static const char *cydnnl_alg_kind2str(int v) {
         case 20479: return "lbr_gru";
         case 24575: return "vanilla_augru";
         case 28671: return "lbr_augru";
+        case 131056: return "binary_add";
+        case 131057: return "binary_mul";
+        case 131058: return "binary_max";
+        case 131059: return "binary_min";
+        case 131060: return "binary_div";
+        case 131061: return "binary_sub";
+        case 131062: return "binary_ge";
+        case 131063: return "binary_gt";
+        case 131064: return "binary_le";
+        case 131065: return "binary_lt";
+        case 131066: return "binary_eq";
+        case 131067: return "binary_ne";
+        case 131068: return "binary_select";
         default: return "unknown alg_kind";
     }
 }

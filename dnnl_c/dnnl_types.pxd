@@ -10,6 +10,12 @@ cdef extern from *:
 
 cdef enum:
     DNNL_MAX_NDIMS = 12
+    DNNL_JIT_PROFILE_NONE = 0
+    DNNL_JIT_PROFILE_VTUNE = 1
+    DNNL_JIT_PROFILE_LINUX_PERFMAP = 2
+    DNNL_JIT_PROFILE_LINUX_JITDUMP = 4
+    DNNL_JIT_PROFILE_LINUX_JITDUMP_USE_TSC = 8
+    DNNL_JIT_PROFILE_LINUX_PERF = 6
     DNNL_ARG_UNDEF = 0
     DNNL_ARG_SRC_0 = 1
     DNNL_ARG_SRC = 1
@@ -120,7 +126,7 @@ ctypedef enum dnnl_format_kind_t:
     dnnl_blocked = 2
     dnnl_format_kind_opaque = 3
     dnnl_format_kind_sparse = 4
-    dnnl_format_kind_host_side_scalar = 5
+    dnnl_format_kind_host_scalar = 5
     dnnl_format_kind_max = 32767
 
 ctypedef enum dnnl_prop_kind_t:
@@ -205,6 +211,19 @@ ctypedef enum dnnl_alg_kind_t:
     dnnl_lbr_gru = 20479
     dnnl_vanilla_augru = 24575
     dnnl_lbr_augru = 28671
+    dnnl_binary_add = 131056
+    dnnl_binary_mul = 131057
+    dnnl_binary_max = 131058
+    dnnl_binary_min = 131059
+    dnnl_binary_div = 131060
+    dnnl_binary_sub = 131061
+    dnnl_binary_ge = 131062
+    dnnl_binary_gt = 131063
+    dnnl_binary_le = 131064
+    dnnl_binary_lt = 131065
+    dnnl_binary_eq = 131066
+    dnnl_binary_ne = 131067
+    dnnl_binary_select = 131068
 
 ctypedef enum dnnl_engine_kind_t:
     dnnl_any_engine = 0
@@ -237,6 +256,24 @@ ctypedef enum dnnl_fpmath_mode_t:
     dnnl_fpmath_mode_f16 = 2
     dnnl_fpmath_mode_any = 3
     dnnl_fpmath_mode_tf32 = 4
+
+ctypedef enum dnnl_accumulation_mode_t:
+    dnnl_accumulation_mode_strict = 0
+    dnnl_accumulation_mode_relaxed = 1
+    dnnl_accumulation_mode_any = 2
+    dnnl_accumulation_mode_s32 = 3
+    dnnl_accumulation_mode_f32 = 4
+    dnnl_accumulation_mode_f16 = 5
+
+ctypedef enum dnnl_rounding_mode_t:
+    dnnl_rounding_mode_environment = 0
+    dnnl_rounding_mode_stochastic = 1
+
+ctypedef enum dnnl_quantization_mode_t:
+    dnnl_quantization_mode_undef = 0
+    dnnl_quantization_mode_static_sazp = 1
+    dnnl_quantization_mode_dynamic_mx = 2
+    dnnl_quantization_mode_dynamic_fp = 3
 
 ctypedef enum dnnl_query_t:
     dnnl_query_undef = 0

@@ -42,6 +42,34 @@ class Pool:
             0.0, 0.0, None), "pd")
         self.prim = c.dnnl_primitive_t()
         _check(c.dnnl_primitive_create(self.prim, self.pd), "primitive")
+        # attributes the setters change (self.attr stays default for the creators)
+        self.scratch_attr = c.dnnl_primitive_attr_t()
+        _check(c.dnnl_primitive_attr_create(self.scratch_attr), "scratch attr")
+        self.u8_md = c.dnnl_memory_desc_t()
+        _check(c.dnnl_memory_desc_create_with_tag(self.u8_md, 4, [2, 3, 4, 4], c.dnnl_u8,
+                                                  c.dnnl_nchw), "u8 md")
+        self.scalar_md = c.dnnl_memory_desc_t()
+        _check(c.dnnl_memory_desc_create_host_scalar(self.scalar_md, c.dnnl_f32), "scalar md")
+        self.scalar_mem = c.dnnl_memory_t()
+        _check(c.dnnl_memory_create_host_scalar(self.scalar_mem, self.scalar_md, 2.0),
+               "scalar memory")
+        size = [None]
+        _check(c.dnnl_memory_desc_get_blob(None, size, self.md), "blob size")
+        blob = bytearray(size[0])
+        _check(c.dnnl_memory_desc_get_blob(blob, size, self.md), "blob")
+        self.blob = bytes(blob)
+        # one post-op of each kind, at the index POST_OP_INDEX gives
+        self.post_ops = c.dnnl_post_ops_t()
+        _check(c.dnnl_post_ops_create(self.post_ops), "post_ops")
+        _check(c.dnnl_post_ops_append_sum(self.post_ops, 1.0, 0, c.dnnl_f32), "sum")
+        _check(c.dnnl_post_ops_append_eltwise(self.post_ops, c.dnnl_eltwise_relu, 0, 0), "eltwise")
+        _check(c.dnnl_post_ops_append_dw(self.post_ops, c.dnnl_f32, c.dnnl_f32, c.dnnl_f32, 3, 1,
+                                         1), "dw")
+        _check(c.dnnl_post_ops_append_binary(self.post_ops, c.dnnl_binary_add, self.md), "binary")
+        _check(c.dnnl_post_ops_append_prelu(self.post_ops, 0), "prelu")
+
+
+POST_OP_INDEX = {"sum": 0, "eltwise": 1, "dw": 2, "binary": 3, "prelu": 4}
 
 
 HANDLE_OF_NAME = {
@@ -50,8 +78,14 @@ HANDLE_OF_NAME = {
     "attr": c.dnnl_primitive_attr_t, "existing_attr": c.dnnl_primitive_attr_t,
     "primitive_desc": c.dnnl_primitive_desc_t, "reorder_primitive_desc": c.dnnl_primitive_desc_t,
     "existing_primitive_desc": c.dnnl_primitive_desc_t, "hint_fwd_pd": c.dnnl_primitive_desc_t,
+    "post_ops": c.dnnl_post_ops_t, "existing_post_ops": c.dnnl_post_ops_t,
 }
 LIST_OUTPUTS = {"kind", "mode", "result", "mapped_ptr"}
+# What *_get_* functions give back in out[0] (their other arguments are inputs).
+GET_OUTPUTS = {"scale", "zero_point", "data_type", "alg_kind", "alpha", "beta",
+               "weights_data_type", "bias_data_type", "dst_data_type", "kernel_size",
+               "stride_size", "padding_l_size", "mask", "value", "apply_to_int", "seed_dt",
+               "use_offset", "use_host_scalars", "shift", "count", "scales", "size", "capacity"}
 
 
 def _is_output(fn_name, params, name):
@@ -62,6 +96,9 @@ def _is_output(fn_name, params, name):
                                                        or "permute" in fn_name):
         return params[0] == name
     if "_get_" in fn_name and params.index(name) == 1 and name != "handle":
+        return True
+    if ("get_params_binary" in fn_name and name in ("src1_desc", "src2_desc")) or (
+            "get_dropout" in fn_name and name == "mask_desc"):
         return True
     return params[0] == name and ("_create" in fn_name or "_clone" in fn_name)
 
@@ -80,6 +117,12 @@ def valid_value(pool, fn_name, params, name):
     if name in LIST_OUTPUTS and (get or name in ("result", "mapped_ptr")) \
             and "unmap" not in fn_name:
         return [None]
+    if (get and name in GET_OUTPUTS and not ("cache_blob" in fn_name and name == "size")) \
+            or name == "enabled":
+        return [None]
+    special = _special_value(pool, fn_name, name)
+    if special is not _NONE:
+        return special
     if name == "handle":
         if "get_data_handle" in fn_name:
             return [None]
@@ -95,7 +138,7 @@ def valid_value(pool, fn_name, params, name):
         return {c.dnnl_engine_t: pool.eng, c.dnnl_stream_t: pool.strm,
                 c.dnnl_memory_desc_t: pool.md, c.dnnl_memory_t: pool.mem,
                 c.dnnl_primitive_attr_t: pool.attr, c.dnnl_primitive_desc_t: pool.pd,
-                c.dnnl_primitive_t: pool.prim}[cls]
+                c.dnnl_primitive_t: pool.prim, c.dnnl_post_ops_t: pool.post_ops}[cls]
     if name == "mode":
         return 0
     if name == "mapped_ptr":                     # unmap's
@@ -156,17 +199,63 @@ def valid_value(pool, fn_name, params, name):
             else [None]
     if name == "versioned":
         return True
-    if name == "blob":
-        if "get_blob" in fn_name:
-            return bytearray(1024)
-        size = [None]
-        _check(c.dnnl_memory_desc_get_blob(None, size, pool.md), "blob size")
-        blob = bytearray(size[0])
-        _check(c.dnnl_memory_desc_get_blob(blob, size, pool.md), "blob")
-        return bytes(blob)
-    if name == "size":                           # get_blob's bytes to write
-        return [1024]
     raise KeyError("%s: no valid value for %s" % (fn_name, name))
+
+
+_NONE = object()
+
+
+def _special_value(pool, fn_name, name):
+    """Values for the arguments of attribute, post-ops, host scalar, blob,
+    cache and service functions (_NONE: the general rules apply)."""
+    if name == "attr" and ("primitive_attr_set" in fn_name or "primitive_attr_get" in fn_name):
+        return pool.scratch_attr          # the setters change it; pool.attr stays default
+    if name == "post_ops" and not fn_name.endswith(("_create", "_clone", "_destroy",
+                                                    "get_post_ops")):
+        return pool.post_ops
+    if name == "index" and "get_params_" in fn_name:
+        kind = fn_name.split("get_params_")[1].split("_v2")[0]
+        return POST_OP_INDEX[kind]
+    if name == "mask_desc":
+        return pool.u8_md
+    if name == "memory_desc" and "host_scalar" in fn_name and "_create_host_scalar" in fn_name \
+            and "memory_desc_create" not in fn_name:
+        return pool.scalar_md
+    if name == "memory" and "host_scalar_value" in fn_name:
+        return pool.scalar_mem
+    table = {
+        "capacity": 1024, "enable": 0, "dir": "/tmp", "arg": c.DNNL_ARG_DST, "mask": 3,
+        "group_ndims": 2, "group_dims": [1, 1], "is_on_host": 0,
+        "qmode": c.dnnl_quantization_mode_static_sazp, "apply_to_int": 0, "value": 1,
+        "seed_dt": c.dnnl_s32, "use_offset": 0, "use_host_scalars": 0, "scale": 1.0,
+        "shift": 0.0, "zero_point": 0, "count": 1, "scales": [1.0], "scalar": 1.0,
+        "weights_data_type": c.dnnl_f32, "bias_data_type": c.dnnl_f32,
+        "dst_data_type": c.dnnl_f32, "kernel_size": 3, "stride_size": 1,
+        "padding_l_size": 1, "cache_blob": None if "get_cache_blob" in fn_name else b"x",
+        "size": [None] if "get_cache_blob" in fn_name or "get_blob" in fn_name else 1,
+        "blob": None if "get_blob" in fn_name else pool.blob,
+    }
+    if "gemm" in fn_name:
+        bf16 = "bf16" in fn_name
+        gemm = {"transa": "N", "transb": "N", "M": 2, "N": 2, "K": 2, "lda": 2, "ldb": 2,
+                "ldc": 2, "bf16": 0, "C": np.zeros(4, np.float32),
+                "A": np.ones(4, np.uint16 if bf16 else np.float32),
+                "B": np.ones(4, np.uint16 if bf16 else np.float32)}
+        if name in gemm:
+            return gemm[name]
+    if name == "arg" and "precomputed" in fn_name:
+        return c.DNNL_ARG_SRC
+    if name == "data_type" and ("zero_points" in fn_name or "precomputed" in fn_name):
+        return c.dnnl_s32
+    if name == "flags" and "jit" in fn_name:
+        return c.DNNL_JIT_PROFILE_VTUNE
+    if name == "value" and "host_scalar" in fn_name:
+        return 1.0
+    if name == "activation":
+        return c.dnnl_eltwise_tanh
+    if name == "alg_kind" and "binary" in fn_name:
+        return c.dnnl_binary_add
+    return table.get(name, _NONE)
 
 
 def odd_values(pool):
@@ -192,9 +281,12 @@ def odd_values(pool):
 # Values no argument of a status-returning function accepts (floats only
 # where C takes a float; unmap ignores mapped_ptr, as oneDNN's CPU engine does).
 NEVER_VALID = {"nan", "1.5", "str", "bytes", "object", "set", "np 2-d", "np object"}
-FLOAT_PARAMS = {"alpha", "beta", "k"}
+FLOAT_PARAMS = {"alpha", "beta", "k", "scale", "shift", "scalar", "value"}
+# Arguments a str or bytes is a valid value of.
+TEXT_PARAMS = {"dir"}
 NON_STATUS = ("_get_size", "_get_size_v2", "_equal", "type_size", "get_count", "query_s32",
-              "_extent", "2str", "query_md", "cpu_isa_info", "cpu_isa_has")
+              "_extent", "2str", "query_md", "cpu_isa_info", "cpu_isa_has", "post_ops_len",
+              "post_ops_get_kind", "gemm_isa")
 
 
 def failure_value(name):
@@ -240,7 +332,8 @@ def sweep():
                 elif name.endswith(NON_STATUS):
                     continue
                 elif r == c.dnnl_success and label in NEVER_VALID and param != "mapped_ptr" \
-                        and not (param in FLOAT_PARAMS and label in ("nan", "1.5")):
+                        and not (param in FLOAT_PARAMS and label in ("nan", "1.5")) \
+                        and not (param in TEXT_PARAMS and label in ("str", "bytes")):
                     problems.append("%s(%s=%s) succeeded" % (name, param, label))
                 elif r == c.dnnl_invalid_arguments and not c.cydnnl_last_error():
                     problems.append("%s(%s=%s): invalid_arguments without a message"

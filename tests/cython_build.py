@@ -9,14 +9,15 @@ import dnnl_c
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def build(name, out_dir):
+def build(name, out_dir, openmp=False):
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(dnnl_c.__file__)))
     ext = Extension(name, [os.path.join(HERE, "cython", name + ".pyx")],
                     include_dirs=[os.path.dirname(os.path.abspath(dnnl_c.__file__))],
-                    extra_compile_args=["-O2"])
+                    extra_compile_args=["-O2"] + (["-fopenmp"] if openmp else []),
+                    extra_link_args=["-fopenmp"] if openmp else [])
     dist = Distribution({"ext_modules": cythonize(
         [ext], include_path=[package_root], build_dir=os.path.join(out_dir, "c"), quiet=True,
         compiler_directives={"language_level": 3})})

@@ -18,7 +18,7 @@ import harness as H
 import test_eltwise_table as ELT
 import test_lrn_table as LRN
 import test_pooling_table as POOL
-from conv_ref import conv_bwd_data, conv_bwd_weights, conv_fwd
+from dnnl.benchdnn.ref_conv import conv_bwd_data, conv_bwd_weights, conv_fwd
 from guard import guard_address
 from guarded_views import view_entries
 from harness import ATTR, ENGINE, HINT, Md

@@ -19,8 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import dnnl  # noqa: E402
 import dnnl_c as c  # noqa: E402
-import rnn_ref  # noqa: E402
-from conv_ref import conv_fwd  # noqa: E402
+from dnnl.benchdnn import ref_rnn as rnn_ref  # noqa: E402
+from dnnl.benchdnn.ref_conv import conv_fwd  # noqa: E402
 from helpers import (bf16_round, from_layout, make_md, make_memory, memory_bytes,  # noqa: E402
                      reorder, to_layout)
 
@@ -158,7 +158,9 @@ def reorder_error(eng, strm):
 
 # Switches a child process must not inherit: it sets the ones it needs.
 SWITCHES = ("ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "ONEDNN_CPU_ISA_HINTS",
-            "DNNL_CPU_ISA_HINTS", "CYDNNL_BF16_UNIMPLEMENTED", "ONEDNN_VERBOSE", "DNNL_VERBOSE")
+            "DNNL_CPU_ISA_HINTS", "CYDNNL_BF16_UNIMPLEMENTED", "ONEDNN_VERBOSE", "DNNL_VERBOSE",
+            "ONEDNN_PRIMITIVE_CACHE_CAPACITY", "DNNL_PRIMITIVE_CACHE_CAPACITY",
+            "ONEDNN_DEFAULT_FPMATH_MODE", "DNNL_DEFAULT_FPMATH_MODE")
 
 
 def child_env(**extra):

@@ -1,9 +1,9 @@
 """NumPy (float64) LRN and max pooling written from oneDNN's formulas, and
-the AlexNet block of the CNN examples built from them and conv_ref."""
+the AlexNet block of the CNN examples built from them and dnnl.benchdnn.ref_conv."""
 
 import numpy as np
 
-from conv_ref import conv_bwd_weights, conv_fwd
+from dnnl.benchdnn.ref_conv import conv_bwd_weights, conv_fwd
 
 
 def lrn_across_fwd(x, n, alpha, beta, k):

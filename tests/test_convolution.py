@@ -11,7 +11,9 @@ import pytest
 
 import dnnl
 import dnnl_c as c
-from conv_ref import conv_bwd_data, conv_bwd_weights, conv_fwd, parse_desc
+from dnnl.benchdnn.desc import ConvDesc
+from dnnl.benchdnn.parser import INPUTS, read_batch
+from dnnl.benchdnn.ref_conv import conv_bwd_data, conv_bwd_weights, conv_fwd
 from dnnl import (algorithm, convolution_backward_data, convolution_backward_weights,
                   convolution_forward, memory, prop_kind, stream)
 from helpers import bf16_round
@@ -22,9 +24,17 @@ DIRECT = algorithm.convolution_direct
 
 
 def benchdnn_lines(name):
-    """The problems of a benchdnn input file (tests/data/benchdnn)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "benchdnn", name)
-    return [ln.strip() for ln in open(path) if ln.strip() and not ln.startswith("#")]
+    """The problems of a benchdnn input file (dnnl/benchdnn/inputs/conv)."""
+    return read_batch(os.path.join(INPUTS, "conv", name))
+
+
+def parse_desc(text, mb=2):
+    """A benchdnn conv descriptor (parsed by dnnl.benchdnn) as a dict: g, mb,
+    ic, oc and the per-spatial-dim lists i, o, k, s, d, p (left padding) and
+    pr (right padding)."""
+    d = ConvDesc(text)
+    return {"g": d.g, "mb": d.mb if "mb" in text else mb, "ic": d.ic, "oc": d.oc,
+            "i": d.i, "o": d.o, "k": d.k, "s": d.s, "d": d.d, "p": d.p, "pr": d.pr}
 
 
 def shapes(p):
@@ -131,7 +141,7 @@ def check(p, r, wei_tol=1e-5, diff_bias=True):
         close(r["diff_bias"], db, 1e-5)
 
 
-BASIC_SHAPES = benchdnn_lines("conv_shapes_basic")
+BASIC_SHAPES = benchdnn_lines("shapes_basic")
 
 
 @pytest.mark.parametrize("line", BASIC_SHAPES, ids=[ln.split('"')[1] for ln in BASIC_SHAPES])
@@ -170,15 +180,16 @@ def test_strides_dilation_padding(eng, strm, desc):
 
 
 @pytest.mark.parametrize("desc", [
-    "mb1ic1iw4oc1ow5kw1",                      # the outputs past the input are padding
-    "mb2ic9ih3iw4oc4oh4ow4kh1kw1",             # channels-last src under `any`
-    "mb2ic3ih3iw4oc5oh3ow6kh1kw1",
-    "mb1ic8id2ih3iw2oc8od2oh3ow3kd1kh1kw1",
+    "mb1ic1iw4oc1ow5kw1pw0",                      # the outputs past the input are padding
+    "mb2ic9ih3iw4oc4oh4ow4kh1kw1ph0pw0",             # channels-last src under `any`
+    "mb2ic3ih3iw4oc5oh3ow6kh1kw1ph0pw0",
+    "mb1ic8id2ih3iw2oc8od2oh3ow3kd1kh1kw1pd0ph0pw0",
 ])
 @pytest.mark.parametrize("dts", [(dt.f32,) * 4, (dt.bf16, dt.bf16, dt.f32, dt.f32)])
 def test_kernel_1_with_right_padding(eng, strm, desc, dts):
     # a 1x1 convolution reads src as its patch matrix only when every
     # output pixel is an input pixel; tests/test_guarded.py checks the bounds
+    # (p0 given: benchdnn would deduce a left padding from the output size)
     p = parse_desc(desc)
     assert any(pr > 0 for pr in p["pr"]) and p["p"] == [0] * len(p["pr"])
     r = run_conv(eng, strm, p, dts=dts)

@@ -374,7 +374,7 @@ def test_cpu_isa_has_is_onednns_mayiuse(isa_module, limit):
 BF16_WORK = """
     import json, numpy as np, dnnl
     from dnnl import memory, prop_kind
-    from conv_ref import conv_fwd
+    from dnnl.benchdnn.ref_conv import conv_fwd
     from helpers import bf16_round
     dt, tag = memory.data_type, memory.format_tag
     eng = dnnl.engine(dnnl.engine.kind.cpu, 0)

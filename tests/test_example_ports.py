@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import dnnl
-from conv_ref import conv_fwd
+from dnnl.benchdnn.ref_conv import conv_fwd
 from net_ref import lrn_across_fwd
-from rnn_ref import lstm_forward
+from dnnl.benchdnn.ref_rnn import lstm_forward
 
 CPP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "cpp_style")
 CPU = dnnl.engine.kind.cpu

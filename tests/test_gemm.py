@@ -201,8 +201,10 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
     in_place = kernels.gemm_patches(view, g, trans, side, Xarg.reshape(-1), xt,
                                     pix if use == "PT.X in place" else other, *mnk, c, threaded,
                                     isa)
-    # in place: f32, every window inside src, tiles of 4 or more taps
-    assert in_place == (use == "PT.X in place" and dt == "f32" and max(g["kw"], icg) >= 4
-                        and g["pd"] == g["ph"] == g["pw"] == 0)
+    # in place: every window inside src, tiles of 4 or more taps; f32, or bf16
+    # where the level has bf16 dot products
+    assert in_place == (use == "PT.X in place" and max(g["kw"], icg) >= 4
+                        and g["pd"] == g["ph"] == g["pw"] == 0
+                        and (dt == "f32" or isa == KERNEL_LEVELS["avx512_core_bf16"]))
     np.testing.assert_allclose(c[:, :mnk[1]], want, rtol=1e-4, atol=1e-4 * np.sqrt(mnk[2]))
     assert np.all(c[:, mnk[1]:] == 7.0)

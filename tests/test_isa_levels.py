@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # pooling/LRN/eltwise fast paths, the examples); each walks every
 # implementation the process may run. Of test_reorder.py only the f32 <-> bf16
 # conversions, the reorders' one per-level kernel (the best level allowed).
-KERNEL_TESTS = ("test_gemm.py", "test_convolution.py", "test_pooling.py",
+KERNEL_TESTS = ("test_gemm.py", "test_gemm_api.py", "test_convolution.py", "test_pooling.py",
                 "test_pooling_table.py", "test_lrn.py", "test_lrn_table.py", "test_eltwise.py",
                 "test_eltwise_table.py", "test_examples.py", "test_lstm.py",
                 "test_lstm_object.py", "test_rnn_example.py",

@@ -4,37 +4,19 @@ across and within channel, forward and backward, f32 and bf16, plain,
 channels-last, blocked and `any` layouts, 0-D to 3-D spatial, odd shapes,
 even and odd local sizes; then the generic bad-input cases."""
 
-import itertools
-
-import numpy as np
 import pytest
 
 import dnnl
 import dnnl_c as c
 import harness as H
+from dnnl.benchdnn import ref_lrn as R
 from harness import ATTR, ENGINE, HINT, Md
 
 # ------------------------------------------------------------ reference
 #   dst = src * omega^-beta,  omega = k + alpha / n * sum over the window of src^2
 # n = local_size (across) or local_size^spatial dims (within); windows of
-# (local_size - 1) / 2 either side, clipped at the borders (the divisor stays).
-
-
-def window_sum(v, across, ls):
-    half = (ls - 1) // 2
-    axes = [1] if across else list(range(2, v.ndim))
-    out = np.zeros_like(v)
-    for offsets in itertools.product(*[range(-half, half + 1) for _ in axes]):
-        src, dst = [slice(None)] * v.ndim, [slice(None)] * v.ndim
-        for a, o in zip(axes, offsets):
-            n = v.shape[a]
-            if abs(o) >= n:
-                break
-            src[a] = slice(max(o, 0), n + min(o, 0))
-            dst[a] = slice(max(-o, 0), n + min(-o, 0))
-        else:
-            out[tuple(dst)] += v[tuple(src)]
-    return out
+# (local_size - 1) / 2 either side, clipped at the borders (the divisor stays):
+# dnnl.benchdnn's reference (dnnl/benchdnn/ref_lrn.py).
 
 
 def lrn_params(case):
@@ -42,27 +24,14 @@ def lrn_params(case):
         case.get("k", 1.2)
 
 
-def omega(case, x):
-    across, ls, alpha, _, k = lrn_params(case)
-    n = ls if across else ls ** (x.ndim - 2)
-    return k + alpha / n * window_sum(x * x, across, ls)
-
-
 def ref_fwd(case, src):
-    beta = lrn_params(case)[3]
-    return {"dst": src * omega(case, src) ** -beta}
+    across, ls, alpha, beta, k = lrn_params(case)
+    return {"dst": R.lrn_fwd(src, across, ls, alpha, beta, k)}
 
 
 def ref_bwd(case, src, diff_dst):
-    """d/dsrc_j of sum_i diff_dst_i dst_i: src_j enters dst_j directly and
-    omega_i of every i whose window holds j (windows are symmetric, so the i
-    in j's own window)."""
-    across, ls, alpha, beta, _ = lrn_params(case)
-    n = ls if across else ls ** (src.ndim - 2)
-    om = omega(case, src)
-    q = diff_dst * src * om ** (-beta - 1)
-    return {"diff_src": diff_dst * om ** -beta
-            - 2 * alpha * beta / n * src * window_sum(q, across, ls)}
+    across, ls, alpha, beta, k = lrn_params(case)
+    return {"diff_src": R.lrn_bwd(src, diff_dst, across, ls, alpha, beta, k)}
 
 
 def gen(case, rng):

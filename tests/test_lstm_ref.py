@@ -1,4 +1,4 @@
-"""The LSTM primitives (dnnl_c and dnnl) against tests/rnn_ref.py, the
+"""The LSTM primitives (dnnl_c and dnnl) against dnnl/benchdnn/ref_rnn.py, the
 float64 reference written apart from the library: forward outputs and every
 backward diff, diff weights accumulated into the buffers' initial contents,
 over every direction, 1..3 layers, with and without initial states,
@@ -15,7 +15,7 @@ import pytest
 
 import dnnl
 import dnnl_c as c
-import rnn_ref
+from dnnl.benchdnn import ref_rnn as rnn_ref
 from harness import Layout
 from helpers import bf16_bits, bf16_to_f32, check, make_md, make_memory, to_layout
 from test_lstm import ARG, FWD_NAMES, TAGS, bwd_pd, fwd_pd, query_md, walk_to, ws_bytes

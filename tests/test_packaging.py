@@ -54,6 +54,7 @@ def test_sdist_wheel_roundtrip_in_a_fresh_venv(tmp_path):
         assert any("/dnnl_c/%s/" % kind in p and p.endswith(".pyx") for p in sources), kind
     assert any(p.endswith("/LICENSE") for p in names)
     assert any(p.endswith("codegen/enums.py") for p in names)
+    assert any(p.endswith("dnnl/benchdnn/inputs/rnn/harness_lstm_f32") for p in names)
     # the per-ISA-level kernel files are C written by hand; Cython's output is not shipped
     isa_c = [p for p in names if "/dnnl_c/kernels/isa/" in p and p.endswith("_isa.c")]
     assert len(isa_c) == len(glob.glob(os.path.join(ROOT, "dnnl_c/kernels/isa/*_isa.c"))) > 0
@@ -74,6 +75,7 @@ def test_sdist_wheel_roundtrip_in_a_fresh_venv(tmp_path):
         modules = [p for p in zf.namelist() if p.endswith(".so")]
         assert len(modules) == n_pyx, (len(modules), n_pyx)
         assert any(p.endswith("dnnl.pxd") for p in zf.namelist())
+        assert "dnnl/benchdnn/inputs/conv/shapes_alexnet" in zf.namelist()
         # typed: the stubs and the markers ship
         for p in ("dnnl/py.typed", "dnnl_c/py.typed", "dnnl/__init__.pyi", "dnnl/_memory.pyi",
                   "dnnl/_enums.pyi", "dnnl_c/__init__.pyi"):
@@ -85,3 +87,7 @@ def test_sdist_wheel_roundtrip_in_a_fresh_venv(tmp_path):
     _run([py, "-m", "pip", "install", "-q", wheel])
     out = _run([py, "-c", SMOKE], cwd=str(tmp_path))
     assert out.stdout.startswith("ok")
+    # benchdnn finds its input files in the installed package
+    out = _run([py, "-m", "dnnl.benchdnn", "--pool", "--mb=1", "--batch=shapes_alexnet"],
+               cwd=str(tmp_path))
+    assert "tests:3 passed:3 " in out.stdout

@@ -6,7 +6,6 @@ and negative right padding; f32 and bf16; plain and channel-blocked layouts."""
 
 import itertools
 import os
-import re
 
 import numpy as np
 import pytest
@@ -15,6 +14,8 @@ import dnnl
 import dnnl_c as c
 from dnnl import (algorithm, eltwise_forward, memory, pooling_backward, pooling_forward,
                   primitive_attr, prop_kind, scratchpad_mode)
+from dnnl.benchdnn.desc import PoolDesc
+from dnnl.benchdnn.parser import INPUTS as BENCHDNN_INPUTS, read_batch
 from helpers import bf16_round, from_layout, level_impls, to_layout
 from object_fixtures import object_engine, object_stream  # noqa: F401 (eng, strm)
 
@@ -30,7 +31,7 @@ PLAIN = {1: tag.ncw, 2: tag.nchw, 3: tag.ncdhw}
 NHWC = {1: tag.nwc, 2: tag.nhwc, 3: tag.ndhwc}
 BLOCKED8 = {1: tag.nCw8c, 2: tag.nChw8c, 3: tag.nCdhw8c}
 BLOCKED16 = {1: tag.nCw16c, 2: tag.nChw16c, 3: tag.nCdhw16c}
-INPUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "benchdnn")
+INPUTS = os.path.join(BENCHDNN_INPUTS, "pool")
 
 
 def out_size(i, k, s, d, pl, pr):
@@ -75,38 +76,15 @@ class Prob:
 
 
 def parse_benchdnn(path, max_mb=2):
-    """benchdnn pool descriptors: defaults mb2, stride 1, dilation 0; missing
-    h/w entries copied from d/h; left padding deduced when omitted, right
-    padding = what the output size implies."""
+    """The problems of a benchdnn pool input file, parsed by dnnl.benchdnn
+    (benchdnn's rules: defaults mb2, stride 1, dilation 0; h and w copied
+    from d and h; output and left padding deduced; right padding what the
+    output size implies)."""
     probs = []
-    for line in open(path):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        body, _, rest = line.partition('n"')
-        v = {k: int(x) for k, x in re.findall(r"([a-z]+)(\d+)", body.replace("_", ""))}
-        sp = 3 if "id" in v else (2 if "ih" in v else 1)
-        letters = "dhw"[3 - sp:]
-
-        def get(prefix, default=None):
-            vals, last = [], default
-            for ch in letters:
-                last = v.get(prefix + ch, last)
-                vals.append(last)
-            return vals
-        i, k, s, d = get("i"), get("k"), get("s", 1), get("d", 0)
-        o, p = get("o"), get("p")
-        kr = [(kk - 1) * (dd + 1) + 1 for kk, dd in zip(k, d)]
-        pl, pr, out = [], [], []
-        for j in range(sp):
-            left = p[j] if p[j] is not None else (
-                max(0, ((o[j] - 1) * s[j] - i[j] + kr[j]) // 2) if o[j] is not None else 0)
-            oj = o[j] if o[j] is not None else out_size(i[j], k[j], s[j], d[j], left, left)
-            pl.append(left)
-            pr.append((oj - 1) * s[j] - i[j] + kr[j] - left)
-            out.append(oj)
-        probs.append(Prob(min(v.get("mb", 2), max_mb), v["ic"], i, k, s, d, pl, pr, out,
-                          rest.rstrip('"') or body))
+    for word in read_batch(path):
+        d = PoolDesc(word)
+        probs.append(Prob(min(d.mb, max_mb), d.ic, d.i, d.k, d.s, d.d, d.p, d.pr, d.o,
+                          d.name.strip('"') or word))
     return probs
 
 
@@ -249,21 +227,21 @@ def test_numpy_reference_on_a_hand_example():
 
 
 def test_benchdnn_descriptors_parse_to_valid_problems():
-    probs = parse_benchdnn(os.path.join(INPUTS, "pool_shapes_basic"))
+    probs = parse_benchdnn(os.path.join(INPUTS, "shapes_basic"))
     assert len(probs) == 32
     byname = {p.name: p for p in probs}
     neg = byname["pool_ci_2d:negative_ph_r"]
     assert (neg.i, neg.o, neg.pl, neg.pr) == ([20, 20], [9, 9], [0, 0], [-1, -1])
     cubic = byname["pool_ci_3d:non_cubic"]
     assert (cubic.i, cubic.o, cubic.k) == ([32, 16, 8], [16, 8, 4], [3, 3, 3])
-    for p in probs + parse_benchdnn(os.path.join(INPUTS, "pool_shapes_alexnet")):
+    for p in probs + parse_benchdnn(os.path.join(INPUTS, "shapes_alexnet")):
         assert p.o == [out_size(*a) for a in zip(p.i, p.k, p.s, p.d, p.pl, p.pr)], p
 
 
 # ------------------------------------------------------------ shapes and layouts
 
-BASIC = parse_benchdnn(os.path.join(INPUTS, "pool_shapes_basic"))
-ALEXNET = parse_benchdnn(os.path.join(INPUTS, "pool_shapes_alexnet"))
+BASIC = parse_benchdnn(os.path.join(INPUTS, "shapes_basic"))
+ALEXNET = parse_benchdnn(os.path.join(INPUTS, "shapes_alexnet"))
 
 
 @pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)

@@ -185,7 +185,15 @@ def test_every_object_layer_class_shows_what_it_is(eng, strm):
     assert repr(memory(memory.desc([2], dt.f32, tag.a), eng, None)) == \
         "<dnnl.memory f32 [2] x cpu no data>"
     assert repr(primitive_attr()) == \
-        "<dnnl.primitive_attr scratchpad_mode=library fpmath_mode=strict>"
+        "<dnnl.primitive_attr scratchpad_mode=library fpmath_mode=strict post_ops=0>"
+    ops = dnnl.post_ops()
+    ops.append_eltwise(algorithm.eltwise_relu, 0.0, 0.0)
+    ops.append_sum()
+    assert repr(ops) == "<dnnl.post_ops [eltwise, sum]>"
+    assert repr(dnnl.gru_forward()) == "<dnnl.gru_forward empty>"
+    scalar = memory(memory.desc.host_scalar(dt.f32), 2.5)
+    assert repr(scalar) == "<dnnl.memory host_scalar f32 2.5>"
+    assert repr(scalar.get_desc()) == "<dnnl.memory.desc f32 host_scalar>"
     src = memory.desc([8, 3, 227, 227], dt.f32, tag.any)
     wei = memory.desc([96, 3, 11, 11], dt.f32, tag.any)
     dst = memory.desc([8, 96, 55, 55], dt.f32, tag.any)

@@ -60,6 +60,11 @@ BLOCKED_PAIRS = [
     ([2, 19, 5, 3], "abcd", "acdb"), ([2, 19, 5, 3], "acdb", "abcd"),
     ([2, 19, 5, 3], "acdb", "aBcd16b"), ([3, 17, 70], "acb", "abc"),
     ([2, 11, 3, 4, 5], "abcde", "acdeb"), ([2, 11, 3, 4, 5], "acdeb", "aBcde8b"),
+    # more than one register tile of the transposes (4, 8 or 16 square) and edges
+    ([2, 37, 6, 7], "abcd", "acdb"), ([2, 37, 6, 7], "acdb", "abcd"),
+    ([1, 35, 9, 5], "abcd", "aBcd16b"), ([3, 35, 9, 5], "aBcd16b", "abcd"),
+    ([2, 21, 3, 4, 5], "abcde", "acdeb"), ([2, 21, 3, 4, 5], "acdeb", "abcde"),
+    ([2, 16, 32], "abc", "acb"), ([2, 16, 32], "acb", "abc"),
 ]
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import dnnl
-import rnn_ref
+from dnnl.benchdnn import ref_rnn as rnn_ref
 from helpers import level_impls
 from test_examples import load
 from test_lstm import np_lstm, run_training, shapes, L2R

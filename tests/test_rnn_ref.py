@@ -11,7 +11,7 @@ import zlib
 import numpy as np
 import pytest
 
-import rnn_ref as ref
+from dnnl.benchdnn import ref_rnn as ref
 
 # Forward input -> the backward output holding its gradient.
 GRAD_OF = {"src_layer": "diff_src_layer", "src_iter": "diff_src_iter",

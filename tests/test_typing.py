@@ -28,7 +28,10 @@ DEFAULT_TESTS = ["harness.py", "isa_level_checks.py", "isa_probe.py", "test_bad_
                  "test_convolution.py", "test_cpu_isa.py", "test_eltwise.py",
                  "test_eltwise_table.py", "test_errors.py", "test_lrn.py", "test_lrn_table.py",
                  "test_lstm_ref.py", "test_md_overflow.py", "test_packaging.py",
-                 "test_pooling.py", "test_pooling_table.py", "test_stability.py"]
+                 "test_pooling.py", "test_pooling_table.py", "test_stability.py",
+                 "test_api_coverage.py", "test_api_extras.py", "test_attributes.py",
+                 "test_benchdnn.py", "test_gemm_api.py", "test_primitive_cache.py",
+                 "verbose_cases.py"]
 
 
 def _mypy(tmp_path, cwd, *args):

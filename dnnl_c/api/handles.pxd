@@ -41,6 +41,10 @@ cdef class dnnl_primitive_attr_t(_handle):
     pass
 
 
+cdef class dnnl_post_ops_t(_handle):
+    pass
+
+
 cdef class dnnl_exec_arg_t:
     cdef public int arg
     cdef public object memory

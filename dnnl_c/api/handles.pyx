@@ -85,12 +85,17 @@ cdef class dnnl_primitive_attr_t(_handle):
     """A primitive attributes handle (dnnl_primitive_attr_t)."""
 
 
+cdef class dnnl_post_ops_t(_handle):
+    """A post-ops handle (dnnl_post_ops_t, const_dnnl_post_ops_t)."""
+
+
 const_dnnl_memory_desc_t = dnnl_memory_desc_t
 const_dnnl_memory_t = dnnl_memory_t
 const_dnnl_primitive_desc_t = dnnl_primitive_desc_t
 const_dnnl_primitive_t = dnnl_primitive_t
 const_dnnl_primitive_attr_t = dnnl_primitive_attr_t
 const_dnnl_stream_t = dnnl_stream_t
+const_dnnl_post_ops_t = dnnl_post_ops_t
 
 
 cdef class dnnl_exec_arg_t:
@@ -199,8 +204,10 @@ cdef float _float(object x, str name) except? -1:
 
 cdef list _seq(object x, str name):
     """The items of a sequence argument (a list, tuple, NumPy array, ...)."""
-    if x is None or isinstance(x, (str, bytes, dict)):
+    if x is None or isinstance(x, (str, bytes, dict, set, frozenset)):   # sets have no order
         _fail("%s must be a sequence, not %s" % (name, _what(x)))
+    if getattr(getattr(x, "dtype", None), "kind", None) == "O":
+        _fail("%s must be a sequence of numbers, not an array of Python objects" % name)
     try:
         return list(x)
     except Exception:

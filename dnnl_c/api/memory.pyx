@@ -286,21 +286,25 @@ def dnnl_memory_get_engine(memory, engine):
 
 def dnnl_memory_get_data_handle(memory, handle):
     """handle[0] receives a data_handle (None for a memory without one)."""
-    return _get_data_handle(memory, handle, 0, "handle")
+    return _get_data_handle(memory, handle, 0, "handle", False)
 
 
 def dnnl_memory_get_data_handle_v2(memory, handle, index):
-    return _get_data_handle(memory, handle, index, "handle")
+    return _get_data_handle(memory, handle, index, "handle", False)
 
 
-cdef dnnl_status_t _get_data_handle(object memory, object out, object index, str name):
+cdef dnnl_status_t _get_data_handle(object memory, object out, object index, str name,
+                                    bint mapping):
     cdef c.const_dnnl_memory_t m
     cdef void *ptr = NULL
     cdef size_t n
     c.cydnnl_clear_error()
     try:
         m = <c.const_dnnl_memory_t>_in(memory, dnnl_memory_t, "memory")
-        st = c.dnnl_memory_get_data_handle_v2(m, &ptr, _int32(index, "index"))
+        if mapping:
+            st = c.dnnl_memory_map_data_v2(m, &ptr, _int32(index, "index"))
+        else:
+            st = c.dnnl_memory_get_data_handle_v2(m, &ptr, _int32(index, "index"))
         if st != dnnl_success:
             return st
         if ptr == NULL:
@@ -346,14 +350,125 @@ def dnnl_memory_set_data_handle_v2(memory, handle, index):
 
 def dnnl_memory_map_data(memory, mapped_ptr):
     """mapped_ptr[0] receives the data handle (memory is host memory)."""
-    return _get_data_handle(memory, mapped_ptr, 0, "mapped_ptr")
+    return _get_data_handle(memory, mapped_ptr, 0, "mapped_ptr", True)
+
+
+def dnnl_memory_map_data_v2(memory, mapped_ptr, index):
+    return _get_data_handle(memory, mapped_ptr, index, "mapped_ptr", True)
 
 
 def dnnl_memory_unmap_data(memory, mapped_ptr):
+    return dnnl_memory_unmap_data_v2(memory, mapped_ptr, 0)
+
+
+def dnnl_memory_unmap_data_v2(memory, mapped_ptr, index):
+    """mapped_ptr: the data_handle map_data gave (or None)."""
+    cdef void *ptr = NULL
     c.cydnnl_clear_error()
     try:
-        return c.dnnl_memory_unmap_data(
-            <c.const_dnnl_memory_t>_in(memory, dnnl_memory_t, "memory"), NULL)
+        if mapped_ptr is not None:
+            if not isinstance(mapped_ptr, data_handle):
+                _fail("mapped_ptr must be the data_handle map_data gave, not %s"
+                      % _what(mapped_ptr))
+            ptr = (<data_handle>mapped_ptr).ptr
+        return c.dnnl_memory_unmap_data_v2(
+            <c.const_dnnl_memory_t>_in(memory, dnnl_memory_t, "memory"), ptr,
+            _int32(index, "index"))
+    except Exception as err:
+        return _bad(err)
+
+
+# ------------------------------------------------------------ host scalars
+
+import struct as _struct
+
+# How a Python number is stored as one value of each data type.
+cdef dict _SCALAR_PACK = {dnnl_f32: "f", dnnl_f64: "d", dnnl_f16: "e", dnnl_s32: "i",
+                          dnnl_s64: "q", dnnl_s8: "b", dnnl_u8: "B", dnnl_boolean: "?"}
+
+
+cdef bytes _scalar_bytes(object value, int dt):
+    """value as the bytes of one dt value: a number, or bytes of dt's size."""
+    cdef size_t n = c.dnnl_data_type_size(<dnnl_data_type_t>dt)
+    if isinstance(value, (bytes, bytearray)):
+        if <size_t>len(value) != n:
+            _fail("value holds %d bytes; a %s scalar has %d" % (
+                len(value), (<bytes>c.dnnl_dt2str(<dnnl_data_type_t>dt)).decode(), n))
+        return bytes(value)
+    if dt == dnnl_bf16:         # f32 rounded to nearest even, upper half
+        bits = _struct.unpack("<I", _struct.pack("<f", _float(value, "value")))[0]
+        bits = (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
+        return _struct.pack("<H", bits & 0xffff)
+    fmt = _SCALAR_PACK.get(dt)
+    if fmt is None:
+        _fail("a %s scalar takes its value as bytes" % (
+            (<bytes>c.dnnl_dt2str(<dnnl_data_type_t>dt)).decode()))
+    try:
+        return _struct.pack("<" + fmt, _float(value, "value") if fmt in "fde"
+                            else (bool(value) if fmt == "?" else _int(value, "value")))
+    except _struct.error as err:
+        _fail("value %s does not fit the scalar's type (%s)" % (_what(value), err))
+
+
+cdef object _scalar_value(const char *p, int dt):
+    cdef size_t n = c.dnnl_data_type_size(<dnnl_data_type_t>dt)
+    raw = p[:n]
+    if dt == dnnl_bf16:
+        return _struct.unpack("<f", b"\0\0" + raw)[0]
+    fmt = _SCALAR_PACK.get(dt)
+    return raw if fmt is None else _struct.unpack("<" + fmt, raw)[0]
+
+
+def dnnl_memory_create_host_scalar(memory, memory_desc, scalar):
+    """scalar: a number (converted to the descriptor's data type) or the
+    bytes of one value."""
+    cdef c.dnnl_memory_t m = NULL
+    cdef c.const_dnnl_memory_desc_t md
+    cdef bytes raw
+    c.cydnnl_clear_error()
+    try:
+        out = _out(memory, dnnl_memory_t, "memory")
+        md = <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc")
+        if md == NULL or not c.obj_alive(&md.hdr, c.OBJ_MEMORY_DESC):
+            _fail("memory_desc is not a live memory desc")
+        if md.md.format_kind != dnnl_format_kind_host_scalar:
+            _fail("memory_desc is not a host scalar descriptor")
+        raw = _scalar_bytes(scalar, md.md.data_type)
+        st = c.dnnl_memory_create_host_scalar(&m, md, <char *>raw)
+    except Exception as err:
+        return _bad(err)
+    if st == dnnl_success:
+        _adopt_new(out, &m.hdr)
+    return st
+
+
+def dnnl_memory_get_host_scalar_value(memory, value):
+    """value[0] receives the value (a Python number; bytes for types without one)."""
+    cdef c.const_dnnl_memory_t m
+    cdef char buf[16]
+    c.cydnnl_clear_error()
+    try:
+        m = <c.const_dnnl_memory_t>_in(memory, dnnl_memory_t, "memory")
+        st = c.dnnl_memory_get_host_scalar_value(m, buf)
+        if st == dnnl_success:
+            _set_out(value, _scalar_value(buf, m.md.md.data_type), "value")
+    except Exception as err:
+        return _bad(err)
+    return st
+
+
+def dnnl_memory_set_host_scalar_value(memory, value):
+    cdef c.dnnl_memory_t m
+    cdef bytes raw
+    c.cydnnl_clear_error()
+    try:
+        m = <c.dnnl_memory_t>_in(memory, dnnl_memory_t, "memory")
+        if m == NULL or not c.obj_alive(&m.hdr, c.OBJ_MEMORY):
+            _fail("memory is not a live memory")
+        if m.md.md.format_kind != dnnl_format_kind_host_scalar:
+            _fail("memory is not a host scalar memory")
+        raw = _scalar_bytes(value, m.md.md.data_type)
+        return c.dnnl_memory_set_host_scalar_value(m, <char *>raw)
     except Exception as err:
         return _bad(err)
 

@@ -1,8 +1,8 @@
 # The Python-level C API on memory descriptors.
 
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,
-                             PyBUF_ANY_CONTIGUOUS, PyBUF_FORMAT)
-from libc.stdint cimport int64_t, uint8_t, uintptr_t
+                             PyBUF_SIMPLE, PyBUF_FORMAT)
+from libc.stdint cimport int64_t, uintptr_t, uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
@@ -171,70 +171,6 @@ def dnnl_memory_desc_clone(memory_desc, existing_memory_desc):
     return st
 
 
-def dnnl_memory_desc_get_blob(blob, size, memory_desc):
-    """With blob None, size[0] receives the blob's size in bytes; else
-    size[0] bytes of blob, a writable buffer, receive the descriptor."""
-    cdef Py_buffer view
-    cdef size_t n = 0
-    c.cydnnl_clear_error()
-    try:
-        md = <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc")
-        if blob is None:
-            st = c.dnnl_memory_desc_get_blob(NULL, &n, md)
-            if st == dnnl_success:
-                _set_out(size, n, "size")
-            return st
-        if not isinstance(size, list) or len(<list>size) < 1:
-            _fail("size must be a list whose [0] is the bytes to write, not %s" % _what(size))
-        n = _size(size[0], "size[0]")
-        try:
-            PyObject_GetBuffer(blob, &view, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS | PyBUF_FORMAT)
-        except Exception:
-            _fail("blob must be a writable contiguous buffer (bytearray, NumPy uint8), "
-                  "not %s" % _what(blob))
-        try:
-            # bytes only: writing over the items of another buffer could corrupt it
-            if view.format != NULL and view.format not in (b"B", b"b", b"c", b"@B", b"=B"):
-                _fail("blob must hold bytes (a bytearray or uint8 array), not items of "
-                      "format %r" % (<bytes>view.format).decode("ascii", "replace"))
-            if <size_t>view.len < n:
-                _fail("blob holds %d bytes; size[0] says %d" % (view.len, n))
-            st = c.dnnl_memory_desc_get_blob(<uint8_t *>view.buf, &n, md)
-        finally:
-            PyBuffer_Release(&view)
-    except Exception as err:
-        return _bad(err)
-    return st
-
-
-def dnnl_memory_desc_create_with_blob(memory_desc, blob):
-    """memory_desc from a blob of dnnl_memory_desc_get_blob (any buffer);
-    a blob that is short, foreign or corrupted is dnnl_invalid_arguments."""
-    cdef c.dnnl_memory_desc_t md = NULL
-    cdef Py_buffer view
-    cdef size_t need = 0
-    c.cydnnl_clear_error()
-    try:
-        out = _out(memory_desc, dnnl_memory_desc_t, "memory_desc")
-        try:
-            PyObject_GetBuffer(blob, &view, PyBUF_ANY_CONTIGUOUS)
-        except Exception:
-            _fail("blob must be a contiguous buffer (bytes, bytearray), not %s" % _what(blob))
-        try:
-            need = sizeof(c.md_blob_t)
-            if <size_t>view.len < need:
-                _fail("blob holds %d bytes; a memory descriptor blob has %d"
-                      % (view.len, need))
-            st = c.dnnl_memory_desc_create_with_blob(&md, <const uint8_t *>view.buf)
-        finally:
-            PyBuffer_Release(&view)
-    except Exception as err:
-        return _bad(err)
-    if st == dnnl_success:
-        _adopt_new(out, &md.hdr)
-    return st
-
-
 def dnnl_memory_desc_destroy(memory_desc):
     c.cydnnl_clear_error()
     try:
@@ -314,3 +250,81 @@ def dnnl_data_type_size(data_type):
     except Exception as err:
         _bad(err)
         return 0
+
+
+# ------------------------------------------------------------ host scalars, blobs
+
+
+def dnnl_memory_desc_create_host_scalar(memory_desc, data_type):
+    cdef c.dnnl_memory_desc_t md = NULL
+    c.cydnnl_clear_error()
+    try:
+        out = _out(memory_desc, dnnl_memory_desc_t, "memory_desc")
+        st = c.dnnl_memory_desc_create_host_scalar(
+            &md, <dnnl_data_type_t>_enum(data_type, "data_type"))
+    except Exception as err:
+        return _bad(err)
+    if st == dnnl_success:
+        _adopt_new(out, &md.hdr)
+    return st
+
+
+def dnnl_memory_desc_get_blob(blob, size, memory_desc):
+    """blob None: size[0] receives the blob's size; else blob is a writable
+    buffer of at least that size, which receives the blob."""
+    cdef size_t n = 0
+    cdef Py_buffer view
+    cdef c.const_dnnl_memory_desc_t md
+    c.cydnnl_clear_error()
+    try:
+        md = <c.const_dnnl_memory_desc_t>_in(memory_desc, dnnl_memory_desc_t, "memory_desc")
+        if blob is None:
+            st = c.dnnl_memory_desc_get_blob(NULL, &n, md)
+            if st == dnnl_success:
+                _set_out(size, n, "size")
+            return st
+        try:
+            PyObject_GetBuffer(blob, &view, PyBUF_WRITABLE | PyBUF_FORMAT)
+        except Exception:
+            _fail("blob must be a writable buffer (a bytearray), not %s" % _what(blob))
+        try:
+            # raw bytes only: writing over the items of, say, an object array
+            # would corrupt it
+            if view.format != NULL and view.format not in (b"B", b"b", b"c", b"@B", b"=B"):
+                _fail("blob must hold bytes (a bytearray or uint8 array), not items of "
+                      "format %r" % (<bytes>view.format).decode("ascii", "replace"))
+            if <size_t>view.len < c.cydnnl_memory_desc_blob_size():
+                _fail("blob holds %d bytes; the blob needs %d" % (
+                    view.len, c.cydnnl_memory_desc_blob_size()))
+            n = view.len
+            st = c.dnnl_memory_desc_get_blob(<uint8_t *>view.buf, &n, md)
+        finally:
+            PyBuffer_Release(&view)
+    except Exception as err:
+        return _bad(err)
+    return st
+
+
+def dnnl_memory_desc_create_with_blob(memory_desc, blob):
+    """blob: the bytes dnnl_memory_desc_get_blob wrote."""
+    cdef c.dnnl_memory_desc_t md = NULL
+    cdef Py_buffer view
+    c.cydnnl_clear_error()
+    try:
+        out = _out(memory_desc, dnnl_memory_desc_t, "memory_desc")
+        try:
+            PyObject_GetBuffer(blob, &view, PyBUF_SIMPLE)
+        except Exception:
+            _fail("blob must be a buffer (bytes), not %s" % _what(blob))
+        try:
+            if <size_t>view.len < c.cydnnl_memory_desc_blob_size():
+                _fail("blob holds %d bytes; a memory descriptor blob has %d" % (
+                    view.len, c.cydnnl_memory_desc_blob_size()))
+            st = c.dnnl_memory_desc_create_with_blob(&md, <const uint8_t *>view.buf)
+        finally:
+            PyBuffer_Release(&view)
+    except Exception as err:
+        return _bad(err)
+    if st == dnnl_success:
+        _adopt_new(out, &md.hdr)
+    return st

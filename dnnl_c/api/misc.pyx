@@ -69,3 +69,11 @@ def dnnl_scratchpad_mode2str(v):
     return _s(c.dnnl_scratchpad_mode2str(<dnnl_scratchpad_mode_t>_value(v)))
 def dnnl_fpmath_mode2str(v): return _s(c.dnnl_fpmath_mode2str(<dnnl_fpmath_mode_t>_value(v)))
 def dnnl_query2str(v): return _s(c.dnnl_query2str(<dnnl_query_t>_value(v)))
+
+
+def dnnl_runtime2str(v):
+    """The name of a DNNL_RUNTIME_* value ("OpenMP"), as verbose's header prints it."""
+    try:
+        return _s(c.dnnl_runtime2str(<unsigned>_unsigned(v, "runtime")))
+    except Exception:
+        return "unknown"

@@ -1,6 +1,6 @@
 # The Python-level C API on primitives: create, execute, destroy.
 
-from libc.stdint cimport int64_t, uintptr_t
+from libc.stdint cimport int64_t, uintptr_t, uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
@@ -14,14 +14,19 @@ from dnnl_c.api.memory cimport _kept_buffer
 
 
 def dnnl_primitive_create(primitive, primitive_desc):
+    """Runs without the GIL (the primitive cache is shared by all threads)."""
     cdef c.dnnl_primitive_t p = NULL
+    cdef c.const_dnnl_primitive_desc_t pd
+    cdef dnnl_status_t st
     c.cydnnl_clear_error()
     try:
         out = _out(primitive, dnnl_primitive_t, "primitive")
-        st = c.dnnl_primitive_create(&p, <c.const_dnnl_primitive_desc_t>_in(
-            primitive_desc, dnnl_primitive_desc_t, "primitive_desc"))
+        pd = <c.const_dnnl_primitive_desc_t>_in(primitive_desc, dnnl_primitive_desc_t,
+                                               "primitive_desc")
     except Exception as err:
         return _bad(err)
+    with nogil:
+        st = c.dnnl_primitive_create(&p, pd)
     if st == dnnl_success:
         _adopt_new(out, &p.hdr)
     return st
@@ -92,4 +97,44 @@ def dnnl_primitive_execute(primitive, stream, nargs, args):
     with nogil:
         st = c.dnnl_primitive_execute(prim, s, n, cargs)
     free(cargs)
+    return st
+
+
+# ------------------------------------------------------------ cache blobs
+
+
+def dnnl_primitive_get_cache_blob(primitive, size, cache_blob):
+    """As in C: the CPU engine has no cache blobs (dnnl_unimplemented)."""
+    cdef size_t n = 0
+    c.cydnnl_clear_error()
+    try:
+        if cache_blob is not None:
+            _fail("cache_blob must be None: the cpu engine has no cache blobs")
+        st = c.dnnl_primitive_get_cache_blob(
+            <c.const_dnnl_primitive_t>_in(primitive, dnnl_primitive_t, "primitive"), &n, NULL)
+        if st == dnnl_success:
+            _set_out(size, n, "size")
+    except Exception as err:
+        return _bad(err)
+    return st
+
+
+def dnnl_primitive_create_from_cache_blob(primitive, primitive_desc, size, cache_blob):
+    cdef c.dnnl_primitive_t p = NULL
+    cdef bytes blob
+    c.cydnnl_clear_error()
+    try:
+        out = _out(primitive, dnnl_primitive_t, "primitive")
+        n = _size(size, "size")
+        blob = bytes(cache_blob) if cache_blob is not None else b""
+        if <size_t>len(blob) < n:
+            _fail("cache_blob holds %d bytes; size is %d" % (len(blob), n))
+        st = c.dnnl_primitive_create_from_cache_blob(
+            &p, <c.const_dnnl_primitive_desc_t>_in(primitive_desc, dnnl_primitive_desc_t,
+                                                   "primitive_desc"),
+            n, <const uint8_t *>(<char *>blob) if cache_blob is not None else NULL)
+    except Exception as err:
+        return _bad(err)
+    if st == dnnl_success:
+        _adopt_new(out, &p.hdr)
     return st

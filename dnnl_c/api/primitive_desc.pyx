@@ -99,8 +99,11 @@ def dnnl_primitive_desc_query(primitive_desc, what, index, result):
             value = (<float *>buf)[0]
         elif q == dnnl_query_time_estimate_f64:
             value = (<double *>buf)[0]
-        elif q in (dnnl_query_local_size_s64, dnnl_query_memory_consumption_s64):
+        elif q in (dnnl_query_local_size_s64, dnnl_query_memory_consumption_s64,
+                   dnnl_query_cache_blob_id_size_s64):
             value = buf[0]
+        elif q == dnnl_query_cache_blob_id:
+            value = b""     # the core answers NULL: the CPU engine has no cache blob ids
         elif q == dnnl_query_flags:
             value = (<unsigned *>buf)[0]
         else:

@@ -11,7 +11,13 @@ from dnnl_c.core.memory_desc cimport *
 from dnnl_c.core.engine_stream cimport *
 from dnnl_c.core.memory cimport *
 from dnnl_c.core.attr cimport *
+from dnnl_c.core.attr_quant cimport *
+from dnnl_c.core.post_ops cimport *
 from dnnl_c.core.cpu_isa cimport *
+from dnnl_c.core.service cimport *
 from dnnl_c.core.registry cimport *
 from dnnl_c.core.primitive_desc cimport *
+from dnnl_c.core.pd_info cimport *
+from dnnl_c.core.primitive_cache cimport *
 from dnnl_c.core.primitive cimport *
+from dnnl_c.core.gemm cimport *

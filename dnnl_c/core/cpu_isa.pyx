@@ -5,7 +5,7 @@ from libc.stdlib cimport getenv
 from libc.string cimport strcmp
 
 from dnnl_c.dnnl_types cimport *
-from dnnl_c.core.verbose cimport fail
+from dnnl_c.core.verbose cimport fail, verbose_set_isa_info
 
 # Only this module includes the header: its settings must exist once.
 cdef extern from "core/cpu_isa.h" nogil:
@@ -79,3 +79,12 @@ cdef dnnl_status_t dnnl_set_cpu_isa_hints(dnnl_cpu_isa_hints_t isa_hints) noexce
 
 cdef dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints() noexcept nogil:
     return <dnnl_cpu_isa_hints_t>cydnnl_get_isa_hints()
+
+
+cdef const char *effective_isa_info() noexcept nogil:
+    return cydnnl_isa_info(cydnnl_isa_effective())
+
+
+# The verbose header names the ISA the library runs at (verbose.pyx is below
+# this module, so it asks through this hook).
+verbose_set_isa_info(effective_isa_info)

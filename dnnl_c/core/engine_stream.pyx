@@ -4,7 +4,7 @@ from libc.stdlib cimport calloc, free
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
-from dnnl_c.core.verbose cimport fail, err_buf, ERR_LEN, dnnl_engine_kind2str
+from dnnl_c.core.verbose cimport fail, fail_error, err_buf, ERR_LEN, dnnl_engine_kind2str
 from dnnl_c.core.objects cimport header_init, obj_retain, obj_release, obj_alive, obj_destroy
 
 
@@ -21,14 +21,15 @@ cdef dnnl_status_t dnnl_engine_create(dnnl_engine_t *engine, dnnl_engine_kind_t 
                                       size_t index) noexcept nogil:
     if engine == NULL:
         return fail(dnnl_invalid_arguments, "engine: NULL output pointer")
+    # oneDNN reports a missing engine as a runtime error (VERROR_ENGINE)
     if kind != dnnl_cpu:
         snprintf(err_buf(), ERR_LEN, "no %s engine in this build",
                  dnnl_engine_kind2str(kind))
-        return fail(dnnl_invalid_arguments, err_buf())
+        return fail_error(dnnl_invalid_arguments, "runtime", err_buf())
     if index >= dnnl_engine_get_count(kind):
         snprintf(err_buf(), ERR_LEN, "cpu engine index %zu out of range (1 engine)",
                  index)
-        return fail(dnnl_invalid_arguments, err_buf())
+        return fail_error(dnnl_invalid_arguments, "runtime", err_buf())
     cdef dnnl_engine *e = <dnnl_engine *>calloc(1, sizeof(dnnl_engine))
     if e == NULL:
         return fail(dnnl_out_of_memory, "engine: out of memory")

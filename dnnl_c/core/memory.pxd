@@ -25,6 +25,17 @@ cdef dnnl_status_t dnnl_memory_get_data_handle_v2(const_dnnl_memory_t memory,
                                                   void **handle, int index) noexcept nogil
 cdef dnnl_status_t dnnl_memory_set_data_handle_v2(dnnl_memory_t memory, void *handle,
                                                   int index) noexcept nogil
+cdef dnnl_status_t dnnl_memory_map_data_v2(const_dnnl_memory_t memory, void **mapped_ptr,
+                                           int index) noexcept nogil
+cdef dnnl_status_t dnnl_memory_unmap_data_v2(const_dnnl_memory_t memory, void *mapped_ptr,
+                                             int index) noexcept nogil
+cdef dnnl_status_t dnnl_memory_create_host_scalar(dnnl_memory_t *memory,
+                                                  const_dnnl_memory_desc_t memory_desc,
+                                                  void *scalar_ptr) noexcept nogil
+cdef dnnl_status_t dnnl_memory_get_host_scalar_value(const_dnnl_memory_t memory,
+                                                     void *value) noexcept nogil
+cdef dnnl_status_t dnnl_memory_set_host_scalar_value(dnnl_memory_t memory,
+                                                     const void *value) noexcept nogil
 cdef dnnl_status_t dnnl_memory_destroy(dnnl_memory_t memory) noexcept nogil
 # Declares how many bytes a user handle holds, so execute can check bounds.
 cdef dnnl_status_t cydnnl_memory_set_capacity(dnnl_memory_t memory,

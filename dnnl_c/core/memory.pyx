@@ -2,12 +2,13 @@
 # buffer or the user's (oneDNN's memory.cpp).
 
 from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy
 from libc.stdint cimport uintptr_t
 
 from dnnl_c.core.types cimport *
 from dnnl_c.core.verbose cimport fail
 from dnnl_c.core.objects cimport header_init, obj_retain, obj_release, obj_alive, obj_destroy
-from dnnl_c.core.memory_desc_wrapper cimport md_zero, md_extent, md_check_size
+from dnnl_c.core.memory_desc_wrapper cimport md_zero, md_extent, md_check_size, dt_size
 from dnnl_c.core.memory_desc cimport md_ok
 from dnnl_c.core.engine_stream cimport engine_ok
 from dnnl_c.kernels.alloc cimport cydnnl_calloc, cydnnl_free
@@ -41,6 +42,9 @@ cdef dnnl_status_t dnnl_memory_create(dnnl_memory_t *memory,
         md_zero(&md)
     else:
         md = memory_desc.md
+    if md.format_kind == dnnl_format_kind_host_scalar:
+        return fail(dnnl_invalid_arguments, "memory: a host scalar descriptor makes a "
+                    "memory with dnnl_memory_create_host_scalar")
     if md.ndims != 0 and md.format_kind != dnnl_blocked:
         return fail(dnnl_invalid_arguments,
                     "memory: the memory desc has format any; query the primitive "
@@ -99,10 +103,17 @@ cdef dnnl_status_t dnnl_memory_get_engine(const_dnnl_memory_t memory,
     return dnnl_success
 
 
+cdef inline bint is_host_scalar(const dnnl_memory *mem) noexcept nogil:
+    return mem.md.md.format_kind == dnnl_format_kind_host_scalar
+
+
 cdef dnnl_status_t dnnl_memory_get_data_handle(const_dnnl_memory_t memory,
                                                void **handle) noexcept nogil:
     if not mem_ok(memory) or handle == NULL:
         return fail(dnnl_invalid_arguments, "memory: not a live memory or NULL output")
+    if is_host_scalar(memory):
+        return fail(dnnl_invalid_arguments, "memory: a host scalar has a value, not a "
+                    "data handle")
     handle[0] = memory.handle
     return dnnl_success
 
@@ -118,6 +129,9 @@ cdef dnnl_status_t dnnl_memory_set_data_handle(dnnl_memory_t memory,
                                                void *handle) noexcept nogil:
     if not mem_ok(memory):
         return fail(dnnl_invalid_arguments, "memory: not a live memory")
+    if is_host_scalar(memory):
+        return fail(dnnl_invalid_arguments, "memory: a host scalar has a value, not a "
+                    "data handle")
     if <char *>handle == MEMORY_ALLOCATE:
         return fail(dnnl_invalid_arguments, "memory: DNNL_MEMORY_ALLOCATE is not a handle")
     memory.handle = <char *>handle
@@ -145,13 +159,84 @@ cdef dnnl_status_t cydnnl_memory_set_capacity(dnnl_memory_t memory,
 
 cdef dnnl_status_t dnnl_memory_map_data(const_dnnl_memory_t memory,
                                         void **mapped_ptr) noexcept nogil:
-    return dnnl_memory_get_data_handle(memory, mapped_ptr)
+    return dnnl_memory_map_data_v2(memory, mapped_ptr, 0)
 
 
 cdef dnnl_status_t dnnl_memory_unmap_data(const_dnnl_memory_t memory,
                                           void *mapped_ptr) noexcept nogil:
+    return dnnl_memory_unmap_data_v2(memory, mapped_ptr, 0)
+
+
+# CPU memory is host memory: mapping gives the buffer itself. Our memories
+# have one buffer (index 0).
+cdef dnnl_status_t dnnl_memory_map_data_v2(const_dnnl_memory_t memory, void **mapped_ptr,
+                                           int index) noexcept nogil:
+    if not mem_ok(memory) or mapped_ptr == NULL:
+        return fail(dnnl_invalid_arguments, "memory: not a live memory or NULL output")
+    if index != 0:
+        return fail(dnnl_invalid_arguments, "memory: buffer index must be 0")
+    mapped_ptr[0] = memory.handle
+    return dnnl_success
+
+
+cdef dnnl_status_t dnnl_memory_unmap_data_v2(const_dnnl_memory_t memory, void *mapped_ptr,
+                                             int index) noexcept nogil:
     if not mem_ok(memory):
         return fail(dnnl_invalid_arguments, "memory: not a live memory")
+    if index != 0:
+        return fail(dnnl_invalid_arguments, "memory: buffer index must be 0")
+    if mapped_ptr != NULL and mapped_ptr != memory.handle:
+        return fail(dnnl_invalid_arguments, "memory: not the pointer map_data gave")
+    return dnnl_success
+
+# ------------------------------------------------------------ host scalars
+
+
+cdef dnnl_status_t dnnl_memory_create_host_scalar(dnnl_memory_t *memory,
+                                                  const_dnnl_memory_desc_t memory_desc,
+                                                  void *scalar_ptr) noexcept nogil:
+    """A memory holding a copy of one value, with no engine (oneDNN's
+    host_scalar_memory_storage_t)."""
+    if memory == NULL or scalar_ptr == NULL or not md_ok(memory_desc):
+        return fail(dnnl_invalid_arguments, "memory: NULL or dead argument")
+    if memory_desc.md.format_kind != dnnl_format_kind_host_scalar:
+        return fail(dnnl_invalid_arguments, "memory: not a host scalar descriptor")
+    cdef size_t n = dt_size(memory_desc.md.data_type)
+    cdef dnnl_memory *mem = <dnnl_memory *>calloc(1, sizeof(dnnl_memory))
+    if mem == NULL:
+        return fail(dnnl_out_of_memory, "memory: out of memory")
+    mem.own_data = <char *>cydnnl_calloc(n if n > 0 else 1, ALIGN)
+    if mem.own_data == NULL:
+        free(mem)
+        return fail(dnnl_out_of_memory, "memory: out of memory")
+    header_init(&mem.hdr, OBJ_MEMORY, NULL, memory_free)
+    header_init(&mem.md.hdr, OBJ_MEMORY_DESC, &mem.hdr, NULL)
+    mem.md.md = memory_desc.md
+    memcpy(mem.own_data, scalar_ptr, n)
+    mem.handle = mem.own_data
+    mem.own_size = mem.capacity = n
+    mem.engine = NULL
+    memory[0] = mem
+    return dnnl_success
+
+
+cdef dnnl_status_t dnnl_memory_get_host_scalar_value(const_dnnl_memory_t memory,
+                                                     void *value) noexcept nogil:
+    if not mem_ok(memory) or value == NULL:
+        return fail(dnnl_invalid_arguments, "memory: not a live memory or NULL output")
+    if not is_host_scalar(memory):
+        return fail(dnnl_invalid_arguments, "memory: not a host scalar memory")
+    memcpy(value, memory.handle, dt_size(memory.md.md.data_type))
+    return dnnl_success
+
+
+cdef dnnl_status_t dnnl_memory_set_host_scalar_value(dnnl_memory_t memory,
+                                                     const void *value) noexcept nogil:
+    if not mem_ok(memory) or value == NULL:
+        return fail(dnnl_invalid_arguments, "memory: not a live memory or NULL value")
+    if not is_host_scalar(memory):
+        return fail(dnnl_invalid_arguments, "memory: not a host scalar memory")
+    memcpy(memory.handle, value, dt_size(memory.md.md.data_type))
     return dnnl_success
 
 

@@ -1,7 +1,6 @@
 # The C API on memory descriptors (see memory_desc.pyx).
 
-from libc.stdint cimport int64_t, uint8_t
-
+from libc.stdint cimport uint8_t
 from dnnl_c.core.types cimport *
 
 cdef dnnl_status_t dnnl_memory_desc_create_with_tag(
@@ -33,23 +32,14 @@ cdef int dnnl_memory_desc_equal(const_dnnl_memory_desc_t lhs,
 cdef size_t dnnl_memory_desc_get_size(const_dnnl_memory_desc_t memory_desc) noexcept nogil
 cdef size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc,
                                          int index) noexcept nogil
-# A memory descriptor as bytes (oneDNN's blob), and back. The blob is ours:
-# a tag, a version and every field as int64, checked when read back.
-cdef struct md_blob_t:
-    char magic[8]
-    int64_t version
-    int64_t ndims, data_type, format_kind, offset0, inner_nblks
-    int64_t dims[12]
-    int64_t padded_dims[12]
-    int64_t padded_offsets[12]
-    int64_t strides[12]
-    int64_t inner_blks[12]
-    int64_t inner_idxs[12]
-
+cdef dnnl_status_t dnnl_memory_desc_create_host_scalar(
+        dnnl_memory_desc_t *memory_desc, dnnl_data_type_t data_type) noexcept nogil
 cdef dnnl_status_t dnnl_memory_desc_get_blob(uint8_t *blob, size_t *size,
                                              const_dnnl_memory_desc_t memory_desc) noexcept nogil
 cdef dnnl_status_t dnnl_memory_desc_create_with_blob(dnnl_memory_desc_t *memory_desc,
                                                      const uint8_t *blob) noexcept nogil
+# The size of every blob dnnl_memory_desc_get_blob writes.
+cdef size_t cydnnl_memory_desc_blob_size() noexcept nogil
 # Bytes from the handle to one past the last element an md addresses.
 cdef size_t cydnnl_memory_desc_extent(const_dnnl_memory_desc_t memory_desc) noexcept nogil
 

@@ -1,10 +1,9 @@
 # The C API on memory descriptors (oneDNN's memory_desc.cpp): create with a
-# tag or strides, sub-memories, reshape, permute, clone, query, equal, size,
-# blobs.
+# tag or strides, sub-memories, reshape, permute, clone, query, equal, size.
 
-from libc.stdint cimport int64_t, uint8_t
 from libc.stdlib cimport malloc
-from libc.string cimport memcpy, memset, memcmp
+from libc.string cimport memcpy, memcmp
+from libc.stdint cimport uint8_t
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
@@ -358,110 +357,130 @@ cdef size_t cydnnl_memory_desc_extent(const_dnnl_memory_desc_t memory_desc) noex
         return 0
     return md_extent(&memory_desc.md)
 
+# ------------------------------------------------------------ host scalars, blobs
 
-# ------------------------------------------------------------ blobs
+
+cdef dnnl_status_t dnnl_memory_desc_create_host_scalar(
+        dnnl_memory_desc_t *memory_desc, dnnl_data_type_t data_type) noexcept nogil:
+    """oneDNN's memory_desc_init_host_scalar: one value of data_type on the host."""
+    cdef md_t md
+    cdef dnnl_dim_t one = 1
+    if memory_desc == NULL:
+        return fail(dnnl_invalid_arguments, "memory desc: NULL output pointer")
+    cdef dnnl_status_t st = sanity_status(1, &one, data_type)
+    if st != dnnl_success:
+        return st
+    md_zero(&md)
+    md.ndims = 1
+    md.dims[0] = md.padded_dims[0] = 1
+    md.data_type = data_type
+    md.format_kind = dnnl_format_kind_host_scalar
+    return new_md(memory_desc, &md)
 
 
-cdef const char *BLOB_MAGIC = b"cydnnlmd"
+# A blob: "CYMD", a format version, then the fields of md_t one after the
+# other (native byte order, no padding), so equal descriptors give equal blobs.
 DEF BLOB_VERSION = 1
+cdef const char *BLOB_MAGIC = b"CYMD"
+DEF BLOB_SIZE = 4 + 4 + 4 + 8 * 12 + 4 + 8 * 12 * 2 + 8 + 4 + 8 * 12 + 4 + 8 * 12 * 2
+
+
+cdef size_t put(uint8_t *out, size_t at, const void *p, size_t n) noexcept nogil:
+    memcpy(out + at, p, n)
+    return at + n
+
+
+cdef size_t get(const uint8_t *blob, size_t at, void *p, size_t n) noexcept nogil:
+    memcpy(p, blob + at, n)
+    return at + n
 
 
 cdef dnnl_status_t dnnl_memory_desc_get_blob(uint8_t *blob, size_t *size,
                                              const_dnnl_memory_desc_t memory_desc) noexcept nogil:
-    """oneDNN's: with blob NULL, *size receives the blob's size; else *size
-    bytes (at least that size) are written to blob."""
-    cdef md_blob_t b
+    cdef int version = BLOB_VERSION, v
     cdef const md_t *md
-    cdef int d
-    if not md_ok(memory_desc) or size == NULL:
-        return fail(dnnl_invalid_arguments, "memory desc blob: NULL or dead argument")
+    cdef size_t at = 0
+    if size == NULL or not md_ok(memory_desc):
+        return fail(dnnl_invalid_arguments, "memory desc blob: NULL size or dead memory desc")
     if blob == NULL:
-        size[0] = sizeof(md_blob_t)
+        size[0] = BLOB_SIZE
         return dnnl_success
-    if size[0] < sizeof(md_blob_t):
-        snprintf(err_buf(), ERR_LEN, "memory desc blob: %zu bytes given, %zu needed",
-                 size[0], sizeof(md_blob_t))
-        return fail(dnnl_invalid_arguments, err_buf())
     md = &memory_desc.md
-    memset(&b, 0, sizeof(b))
-    memcpy(b.magic, BLOB_MAGIC, 8)
-    b.version = BLOB_VERSION
-    b.ndims, b.data_type, b.format_kind = md.ndims, md.data_type, md.format_kind
-    b.offset0, b.inner_nblks = md.offset0, md.inner_nblks
-    for d in range(DNNL_MAX_NDIMS):
-        b.dims[d], b.padded_dims[d] = md.dims[d], md.padded_dims[d]
-        b.padded_offsets[d], b.strides[d] = md.padded_offsets[d], md.strides[d]
-        b.inner_blks[d], b.inner_idxs[d] = md.inner_blks[d], md.inner_idxs[d]
-    memcpy(blob, &b, sizeof(b))
+    at = put(blob, at, BLOB_MAGIC, 4)
+    at = put(blob, at, &version, 4)
+    at = put(blob, at, &md.ndims, 4)
+    at = put(blob, at, md.dims, sizeof(md.dims))
+    v = md.data_type
+    at = put(blob, at, &v, 4)
+    at = put(blob, at, md.padded_dims, sizeof(md.padded_dims))
+    at = put(blob, at, md.padded_offsets, sizeof(md.padded_offsets))
+    at = put(blob, at, &md.offset0, 8)
+    v = md.format_kind
+    at = put(blob, at, &v, 4)
+    at = put(blob, at, md.strides, sizeof(md.strides))
+    at = put(blob, at, &md.inner_nblks, 4)
+    at = put(blob, at, md.inner_blks, sizeof(md.inner_blks))
+    put(blob, at, md.inner_idxs, sizeof(md.inner_idxs))
     return dnnl_success
 
 
-cdef dnnl_status_t blob_bad(const char *why) noexcept nogil:
-    snprintf(err_buf(), ERR_LEN, "memory desc blob: %s", why)
-    return fail(dnnl_invalid_arguments, err_buf())
-
-
-cdef dnnl_status_t md_from_blob(md_t *md, const md_blob_t *b) noexcept nogil:
-    """md from a blob, checked as the constructors check theirs: a blob
-    from another program or a corrupted one gives a status, never an md the
-    library cannot address safely."""
-    cdef int d, n
-    cdef int64_t inner = 1
-    cdef dnnl_status_t st
-    md_zero(md)
-    if memcmp(b.magic, BLOB_MAGIC, 8) != 0 or b.version != BLOB_VERSION:
-        return blob_bad("not a blob of this library's memory descriptors")
-    if b.ndims == 0:
-        return dnnl_success                 # the zero descriptor
-    if b.ndims < 0 or b.ndims > DNNL_MAX_NDIMS:
-        return blob_bad("ndims out of range")
-    n = <int>b.ndims
-    if b.data_type < 0 or b.data_type > 0x7fffffff:
-        return blob_bad("bad data type")
-    md.ndims = n
-    md.data_type = <dnnl_data_type_t>b.data_type
-    for d in range(n):
-        md.dims[d], md.padded_dims[d] = b.dims[d], b.padded_dims[d]
-        md.padded_offsets[d] = b.padded_offsets[d]
-    st = sanity_status(n, md.dims, md.data_type)
+cdef dnnl_status_t blob_md_check(const md_t *md) noexcept nogil:
+    """A blob comes from outside: its md is checked as the constructors would."""
+    cdef int d
+    if md.ndims == 0:
+        return dnnl_success
+    cdef dnnl_status_t st = sanity_status(md.ndims, md.dims, md.data_type)
     if st != dnnl_success:
         return st
-    for d in range(n):
-        if (md.padded_dims[d] < md.dims[d] or md.padded_offsets[d] < 0
-                or md.padded_offsets[d] > md.padded_dims[d] - md.dims[d]):
-            return blob_bad("padded dims or offsets do not hold the dims")
-    if b.format_kind == dnnl_format_kind_any:
-        md.format_kind = dnnl_format_kind_any
-        return md_check_size(md)
-    if b.format_kind != dnnl_blocked:
-        return blob_bad("format kind is neither any nor blocked")
-    md.format_kind = dnnl_blocked
-    if b.offset0 < 0 or b.inner_nblks < 0 or b.inner_nblks > DNNL_MAX_NDIMS:
-        return blob_bad("offset or inner blocks out of range")
-    md.offset0 = b.offset0
-    md.inner_nblks = <int>b.inner_nblks
-    for d in range(n):
-        if b.strides[d] < 0:
-            return blob_bad("negative stride")
-        md.strides[d] = b.strides[d]
+    if not (md.format_kind == dnnl_blocked or md.format_kind == dnnl_format_kind_any
+            or md.format_kind == dnnl_format_kind_host_scalar):
+        return fail(dnnl_invalid_arguments, "memory desc blob: unknown format kind")
+    if md.inner_nblks < 0 or md.inner_nblks > DNNL_MAX_NDIMS:
+        return fail(dnnl_invalid_arguments, "memory desc blob: bad number of blocks")
     for d in range(md.inner_nblks):
-        # blocks multiply to at most 2**30, so md_blocks cannot overflow
-        if b.inner_idxs[d] < 0 or b.inner_idxs[d] >= n or b.inner_blks[d] < 1 \
-                or b.inner_blks[d] > (1 << 30) // inner:
-            return blob_bad("inner block out of range")
-        inner *= b.inner_blks[d]
-        md.inner_blks[d], md.inner_idxs[d] = b.inner_blks[d], b.inner_idxs[d]
+        if md.inner_blks[d] <= 0 or not (0 <= md.inner_idxs[d] < md.ndims):
+            return fail(dnnl_invalid_arguments, "memory desc blob: bad block")
+    for d in range(md.ndims):
+        if md.padded_dims[d] < md.dims[d] or md.padded_offsets[d] < 0 or (
+                md.format_kind == dnnl_blocked and md.strides[d] < 0):
+            return fail(dnnl_invalid_arguments, "memory desc blob: bad padding or strides")
+    if md.offset0 < 0:
+        return fail(dnnl_invalid_arguments, "memory desc blob: negative offset")
     return md_check_size(md)
 
 
 cdef dnnl_status_t dnnl_memory_desc_create_with_blob(dnnl_memory_desc_t *memory_desc,
                                                      const uint8_t *blob) noexcept nogil:
-    cdef md_blob_t b
     cdef md_t md
+    cdef int version = 0, v = 0
+    cdef size_t at = 8
     if memory_desc == NULL or blob == NULL:
         return fail(dnnl_invalid_arguments, "memory desc blob: NULL argument")
-    memcpy(&b, blob, sizeof(b))         # the blob may be unaligned
-    cdef dnnl_status_t st = md_from_blob(&md, &b)
+    get(blob, 4, &version, 4)
+    if memcmp(blob, BLOB_MAGIC, 4) != 0 or version != BLOB_VERSION:
+        return fail(dnnl_invalid_arguments, "memory desc blob: not a blob of "
+                    "dnnl_memory_desc_get_blob")
+    md_zero(&md)
+    at = get(blob, at, &md.ndims, 4)
+    if md.ndims < 0 or md.ndims > DNNL_MAX_NDIMS:
+        return fail(dnnl_invalid_arguments, "memory desc blob: bad ndims")
+    at = get(blob, at, md.dims, sizeof(md.dims))
+    at = get(blob, at, &v, 4)
+    md.data_type = <dnnl_data_type_t>v
+    at = get(blob, at, md.padded_dims, sizeof(md.padded_dims))
+    at = get(blob, at, md.padded_offsets, sizeof(md.padded_offsets))
+    at = get(blob, at, &md.offset0, 8)
+    at = get(blob, at, &v, 4)
+    md.format_kind = <dnnl_format_kind_t>v
+    at = get(blob, at, md.strides, sizeof(md.strides))
+    at = get(blob, at, &md.inner_nblks, 4)
+    at = get(blob, at, md.inner_blks, sizeof(md.inner_blks))
+    get(blob, at, md.inner_idxs, sizeof(md.inner_idxs))
+    cdef dnnl_status_t st = blob_md_check(&md)
     if st != dnnl_success:
         return st
     return new_md(memory_desc, &md)
+
+
+cdef size_t cydnnl_memory_desc_blob_size() noexcept nogil:
+    return BLOB_SIZE

@@ -61,7 +61,8 @@ cdef dnnl_status_t sanity_status(int ndims, const dnnl_dim_t *dims,
         return fail(dnnl_invalid_arguments, err_buf())
     if not (dt == dnnl_f32 or dt == dnnl_bf16 or dt == dnnl_f16 or dt == dnnl_s32
             or dt == dnnl_s8 or dt == dnnl_u8 or dt == dnnl_f64 or dt == dnnl_f8_e5m2
-            or dt == dnnl_f8_e4m3 or dt == dnnl_s4 or dt == dnnl_u4):
+            or dt == dnnl_f8_e4m3 or dt == dnnl_s4 or dt == dnnl_u4 or dt == dnnl_s64
+            or dt == dnnl_e8m0 or dt == dnnl_f4_e2m1):
         snprintf(err_buf(), ERR_LEN, "memory desc: data type %s is not allowed",
                  cydnnl_dt2str(dt))
         return fail(dnnl_invalid_arguments, err_buf())
@@ -410,6 +411,9 @@ cdef bint md_bytes(const md_t *md, size_t *size, size_t *extent) noexcept nogil:
         return False
     if not to_bytes(md.data_type, padded_n, &b) or b > CYDNNL_MAX_BYTES:
         return False
+    if md.format_kind == dnnl_format_kind_host_scalar:     # one value
+        size[0] = extent[0] = dt_size(md.data_type)
+        return True
     if md.format_kind != dnnl_blocked or padded_n == 0:
         return True
     md_blocks(md, blocks)

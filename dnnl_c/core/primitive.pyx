@@ -5,23 +5,29 @@
 from libc.stdlib cimport malloc, calloc, free
 from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_done
 from libc.stdio cimport snprintf
+from libc.stdint cimport uint8_t
 
 from dnnl_c.core.types cimport *
-from dnnl_c.core.verbose cimport (fail, err_buf, ERR_LEN, verbose_level, VERBOSE_EXEC,
-                                  dnnl_prim_kind2str)
+from dnnl_c.core.verbose cimport (fail, err_buf, ERR_LEN, set_executing, VERBOSE_EXEC_PROFILE,
+                                  VERBOSE_CREATE_PROFILE, dnnl_prim_kind2str)
 from dnnl_c.core.objects cimport header_init, obj_alive, obj_release, obj_destroy
 from dnnl_c.core.memory_desc_wrapper cimport md_equal, md_extent, elems_to_bytes
 from dnnl_c.core.memory cimport mem_ok
 from dnnl_c.core.engine_stream cimport stream_ok
-from dnnl_c.core.primitive_desc cimport (pd_is_alive, pd_clone_raw, pd_dispose, pd_arg_name,
-                                         pd_verbose_line)
+from dnnl_c.core.primitive_desc cimport pd_is_alive, pd_arg_name
+from dnnl_c.core.pd_info cimport pd_verbose_on, pd_verbose_create, pd_verbose_exec
+from dnnl_c.core.primitive_cache cimport primitive_cache_get, impl_release
+from dnnl_c.core.attr cimport attr_set_owner
 from dnnl_c.core.util cimport cydnnl_now_ms
+
+cdef extern from "core/cydnnl_verbose.h" nogil:
+    double cydnnl_wall_ms()
 
 DEF STACK_ARGS = 32
 
 
 cdef void primitive_free(obj_header *obj) noexcept nogil:
-    pd_dispose((<dnnl_primitive *>obj).pd)
+    impl_release((<dnnl_primitive *>obj).impl)
     free(obj)
 
 
@@ -38,16 +44,29 @@ cdef dnnl_status_t dnnl_primitive_create(
     if primitive == NULL or not pd_ok(primitive_desc):
         return fail(dnnl_invalid_arguments,
                     "primitive: NULL output or not a live primitive descriptor")
+    # oneDNN's create line times the primitive's creation; the primitive
+    # cache says whether it was a cache_hit
+    cdef bint profile = pd_verbose_on(primitive_desc, VERBOSE_CREATE_PROFILE)
+    cdef double start_ms = cydnnl_wall_ms() if profile else 0
+    cdef double t0 = cydnnl_now_ms() if profile else 0
+    cdef bint hit
     cdef dnnl_primitive *prim = <dnnl_primitive *>calloc(1, sizeof(dnnl_primitive))
     if prim == NULL:
         return fail(dnnl_out_of_memory, "primitive: out of memory")
     header_init(&prim.hdr, OBJ_PRIMITIVE, NULL, primitive_free)
-    prim.pd = pd_clone_raw(primitive_desc)
-    if prim.pd == NULL:
+    prim.impl = primitive_cache_get(primitive_desc, &hit)
+    if prim.impl == NULL:
         free(prim)
         return fail(dnnl_out_of_memory, "primitive: out of memory")
-    prim.pd.hdr.owner = &prim.hdr
+    prim.pd_iface = prim.impl.pd[0]
+    header_init(&prim.pd_iface.hdr, OBJ_PRIMITIVE_DESC, &prim.hdr, NULL)
+    header_init(&prim.pd_iface.zero_md.hdr, OBJ_MEMORY_DESC, &prim.pd_iface.hdr, NULL)
+    attr_set_owner(&prim.pd_iface.attr, &prim.pd_iface.hdr)
+    prim.pd = &prim.pd_iface
     primitive[0] = prim
+    if profile:
+        pd_verbose_create(prim.pd, "cache_hit" if hit else "cache_miss", start_ms,
+                          cydnnl_now_ms() - t0)
     return dnnl_success
 
 
@@ -58,6 +77,23 @@ cdef dnnl_status_t dnnl_primitive_get_primitive_desc(
         return fail(dnnl_invalid_arguments, "primitive: not a live primitive or NULL output")
     primitive_desc[0] = primitive.pd
     return dnnl_success
+
+
+# Cache blobs hold a GPU engine's compiled kernels; oneDNN's CPU engine has
+# none to give and answers dnnl_unimplemented, as here.
+cdef dnnl_status_t dnnl_primitive_get_cache_blob(const_dnnl_primitive_t primitive, size_t *size,
+                                                 uint8_t *cache_blob) noexcept nogil:
+    if not prim_ok(primitive) or size == NULL:
+        return fail(dnnl_invalid_arguments, "cache blob: not a live primitive or NULL size")
+    return fail(dnnl_unimplemented, "cache blob: the cpu engine has no cache blobs")
+
+
+cdef dnnl_status_t dnnl_primitive_create_from_cache_blob(
+        dnnl_primitive_t *primitive, const_dnnl_primitive_desc_t primitive_desc, size_t size,
+        const uint8_t *cache_blob) noexcept nogil:
+    if primitive == NULL or not pd_ok(primitive_desc) or cache_blob == NULL or size == 0:
+        return fail(dnnl_invalid_arguments, "cache blob: NULL, dead or empty argument")
+    return fail(dnnl_unimplemented, "cache blob: the cpu engine has no cache blobs")
 
 
 cdef dnnl_status_t dnnl_primitive_destroy(dnnl_primitive_t primitive) noexcept nogil:
@@ -74,6 +110,8 @@ cdef const char *memory_fits(const dnnl_memory *mem, const md_t *md) noexcept no
     cdef int d
     if mmd.ndims == 0:
         return "the memory has the zero descriptor"
+    if mmd.format_kind != dnnl_blocked:
+        return "the memory is a host scalar"
     if mmd.data_type != md.data_type:
         return "the memory's data type differs"
     if not md_equal(mmd, md):
@@ -143,6 +181,14 @@ cdef dnnl_status_t bind_args(const dnnl_primitive_desc *pd, int nargs,
 cdef dnnl_status_t dnnl_primitive_execute(
         const_dnnl_primitive_t primitive, dnnl_stream_t stream, int nargs,
         const dnnl_exec_arg_t *args) noexcept nogil:
+    set_executing(True)         # failed checks print as exec:check
+    cdef dnnl_status_t st = primitive_execute(primitive, stream, nargs, args)
+    set_executing(False)
+    return st
+
+
+cdef dnnl_status_t primitive_execute(const_dnnl_primitive_t primitive, dnnl_stream_t stream,
+                                     int nargs, const dnnl_exec_arg_t *args) noexcept nogil:
     if not prim_ok(primitive):
         return fail(dnnl_invalid_arguments, "execute: not a live primitive")
     if not stream_ok(stream):
@@ -153,7 +199,7 @@ cdef dnnl_status_t dnnl_primitive_execute(
     cdef exec_ctx_t ctx
     cdef exec_arg_t on_stack[STACK_ARGS]
     cdef char *own_scratchpad = NULL
-    cdef double t0
+    cdef double t0, start_ms
     cdef dnnl_status_t st
     ctx.nargs = 0
     ctx.scratchpad = NULL
@@ -173,11 +219,14 @@ cdef dnnl_status_t dnnl_primitive_execute(
         if own_scratchpad == NULL:
             st = fail(dnnl_out_of_memory, "execute: cannot allocate the scratchpad")
         ctx.scratchpad = own_scratchpad
-    if st == dnnl_success:
+    if st == dnnl_success and pd_verbose_on(pd, VERBOSE_EXEC_PROFILE):
+        start_ms = cydnnl_wall_ms()
         t0 = cydnnl_now_ms()
         st = pd.kind.impls.impls[pd.impl_index].execute(pd, &ctx)
-        if verbose_level() & VERBOSE_EXEC:
-            pd_verbose_line(pd, "exec", cydnnl_now_ms() - t0)
+        if st == dnnl_success:
+            pd_verbose_exec(pd, start_ms, cydnnl_now_ms() - t0)
+    elif st == dnnl_success:
+        st = pd.kind.impls.impls[pd.impl_index].execute(pd, &ctx)
     if own_scratchpad != NULL:
         cydnnl_thread_scratch_done(own_scratchpad)
     if ctx.args != &on_stack[0]:

@@ -55,9 +55,6 @@ cdef dnnl_status_t check_md_arg(const dnnl_memory_desc *md, const char *name,
                                 bint optional) noexcept nogil
 # The name of an argument (DNNL_ARG_*) in the pd's family's words.
 cdef const char *pd_arg_name(const dnnl_primitive_desc *pd, int arg) noexcept nogil
-# A verbose line: onednn_verbose,v1,primitive,<what>,cpu,<kind>,<impl>,...
-cdef void pd_verbose_line(const dnnl_primitive_desc *pd, const char *what,
-                          double ms) noexcept nogil
 
 # A deep copy (NULL if out of memory), and its disposal: for primitives,
 # which keep a private copy of their pd.

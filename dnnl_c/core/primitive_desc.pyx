@@ -4,21 +4,21 @@
 
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy, strncpy
-from libc.stdio cimport snprintf, printf, fflush, stdout
+from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
-from dnnl_c.core.verbose cimport (fail, err_buf, ERR_LEN, verbose_level, set_dispatching,
-                                  VERBOSE_CHECK, VERBOSE_CREATE, dnnl_prim_kind2str,
-                                  dnnl_prop_kind2str, dnnl_alg_kind2str, dnnl_query2str)
+from dnnl_c.core.verbose cimport (fail, err_buf, ERR_LEN, set_dispatching,
+                                  VERBOSE_CREATE_DISPATCH, dnnl_prim_kind2str,
+                                  dnnl_prop_kind2str, dnnl_query2str)
 from dnnl_c.core.objects cimport header_init, obj_retain, obj_release, obj_alive, obj_destroy
-from dnnl_c.core.memory_desc_wrapper cimport (md_zero, md_init_by_tag, md_describe,
-                                              dims_describe, md_check_size)
+from dnnl_c.core.memory_desc_wrapper cimport md_zero, md_init_by_tag, md_check_size
 from dnnl_c.core.memory_desc cimport md_ok
 from dnnl_c.core.engine_stream cimport engine_ok
-from dnnl_c.core.attr cimport attr_ok, attr_default
+from dnnl_c.core.attr cimport attr_ok, attr_check_honoured, attr_copy_honoured, attr_set_owner
 from dnnl_c.core.registry cimport find_kind
 from dnnl_c.core.cpu_isa cimport cpu_isa_effective, cpu_isa_has, cpu_isa_name
-from dnnl_c.core.util cimport cydnnl_now_ms, CYDNNL_MAX_BYTES
+from dnnl_c.core.pd_info cimport pd_verbose_on, pd_verbose_dispatch
+from dnnl_c.core.util cimport CYDNNL_MAX_BYTES
 
 cdef enum:
     SPARE_ARGS = 8      # room for what implementations add (workspace, scratchpad)
@@ -92,11 +92,7 @@ cdef void fix_owners(dnnl_primitive_desc *pd) noexcept nogil:
     for i in range(pd.args_cap):
         header_init(&pd.args[i].md.hdr, OBJ_MEMORY_DESC, &pd.hdr, NULL)
     header_init(&pd.zero_md.hdr, OBJ_MEMORY_DESC, &pd.hdr, NULL)
-    pd.attr.hdr.owner = &pd.hdr
-    pd.attr.hdr.kind = OBJ_PRIMITIVE_ATTR
-    pd.attr.hdr.refcount = 1
-    pd.attr.hdr.destroyed = 0
-    pd.attr.hdr.free = NULL
+    attr_set_owner(&pd.attr, &pd.hdr)
 
 
 cdef bint reserve_args(dnnl_primitive_desc *pd, int n) noexcept nogil:
@@ -155,25 +151,46 @@ cdef dnnl_status_t init_result_ok(const dnnl_primitive_desc *pd) noexcept nogil:
     return dnnl_success
 
 
+cdef void reset_args(dnnl_primitive_desc *pd) noexcept nogil:
+    """The arguments as the user described them, before an implementation's init."""
+    cdef int j
+    pd.nargs = pd.ndesc_args
+    for j in range(pd.ndesc_args):
+        pd.args[j].arg = pd.desc_args[j].arg
+        pd.args[j].usage = pd.desc_args[j].usage
+        pd.args[j].md.md = pd.desc_args[j].md
+
+
+cdef void print_dispatch(dnnl_primitive_desc *pd, const char *reason, bint by_core) noexcept nogil:
+    """A create:dispatch line for the implementation that declined, showing
+    the description it was given; where = who declined (the core for the
+    ISA level and the result checks, else the family)."""
+    cdef char where[96]
+    if by_core:
+        snprintf(where, sizeof(where), "dnnl_c/core/primitive_desc.pyx")
+    else:
+        snprintf(where, sizeof(where), "dnnl_c/primitives/%s",
+                 dnnl_prim_kind2str(pd.desc.primitive_kind))
+    reset_args(pd)
+    pd_verbose_dispatch(pd, reason, where)
+
+
 cdef dnnl_status_t pd_try_impls(dnnl_primitive_desc *pd, int start) noexcept nogil:
     """Tries the implementations from `start` on; the first whose init
     accepts the description wins and has resolved every `any`."""
     cdef const impl_list_t *impls = &pd.kind.impls
-    cdef int i, j
+    cdef int i
     cdef dnnl_status_t st
     cdef char reasons[768]
     cdef const char *reason
     cdef dnnl_dim_t scratch_dims[1]
     cdef size_t used = 0
+    cdef bint by_core
     reasons[0] = 0
     if not reserve_args(pd, pd.ndesc_args + SPARE_ARGS):
         return fail(dnnl_out_of_memory, "primitive descriptor: out of memory")
     for i in range(start, impls.n):
-        pd.nargs = pd.ndesc_args
-        for j in range(pd.ndesc_args):
-            pd.args[j].arg = pd.desc_args[j].arg
-            pd.args[j].usage = pd.desc_args[j].usage
-            pd.args[j].md.md = pd.desc_args[j].md
+        reset_args(pd)
         pd.scratchpad_size = 0
         free(pd.conf)
         pd.conf = NULL
@@ -181,20 +198,20 @@ cdef dnnl_status_t pd_try_impls(dnnl_primitive_desc *pd, int start) noexcept nog
         err_buf()[0] = 0
         set_dispatching(True)
         pd.impl_index = i       # pd_isa() answers for the implementation being tried
+        by_core = True
         if impls.impls[i].isa != dnnl_cpu_isa_default and not cpu_isa_has(impls.impls[i].isa):
             st = dnnl_unimplemented
             snprintf(err_buf(), ERR_LEN, "isa %s is not available (CPU or ONEDNN_MAX_CPU_ISA)",
                      cpu_isa_name(impls.impls[i].isa))
         else:
             st = impls.impls[i].init(pd)
+            by_core = st == dnnl_success
         if st == dnnl_success:
             st = init_result_ok(pd)
         set_dispatching(False)
-        if st != dnnl_success and verbose_level() & VERBOSE_CHECK:
-            printf("onednn_verbose,v1,primitive,create:dispatch,%s,%s,%s\n",
-                   dnnl_prim_kind2str(pd.desc.primitive_kind), impls.impls[i].name,
-                   err_buf())
-            fflush(stdout)
+        if st != dnnl_success and pd_verbose_on(pd, VERBOSE_CREATE_DISPATCH):
+            print_dispatch(pd, err_buf() if err_buf()[0] else <const char *>"rejected",
+                           by_core)
         if st == dnnl_success:
             pd.impl_index = i
             strncpy(pd.info, impls.impls[i].name, 63)
@@ -302,12 +319,13 @@ cdef dnnl_status_t pd_create(dnnl_primitive_desc_t *out, dnnl_engine *engine,
         return fail(dnnl_invalid_arguments, "attr is not a live attr")
     if hint != NULL and not pd_ok(hint):
         return fail(dnnl_invalid_arguments, "hint_fwd_pd is not a live primitive descriptor")
+    if attr != NULL and attr_check_honoured(attr) != dnnl_success:
+        return dnnl_unimplemented
     cdef const primitive_kind_t *kind = find_kind(desc.primitive_kind)
     if kind == NULL:
         snprintf(err_buf(), ERR_LEN, "no primitive family registered %s",
                  dnnl_prim_kind2str(desc.primitive_kind))
         return fail(dnnl_unimplemented, err_buf())
-    cdef double t0 = cydnnl_now_ms()
     cdef dnnl_primitive_desc *pd = <dnnl_primitive_desc *>calloc(1, sizeof(dnnl_primitive_desc))
     if pd == NULL:
         return fail(dnnl_out_of_memory, "primitive descriptor: out of memory")
@@ -329,10 +347,7 @@ cdef dnnl_status_t pd_create(dnnl_primitive_desc_t *out, dnnl_engine *engine,
         pd.desc_args[i].usage = args[i].usage
         if args[i].md != NULL:
             pd.desc_args[i].md = args[i].md[0]
-    if attr != NULL:
-        pd.attr = attr[0]
-    else:
-        attr_default(&pd.attr, NULL)
+    attr_copy_honoured(&pd.attr, attr)
     if hint != NULL:
         pd.hint = pd_clone_raw(hint)
         if pd.hint == NULL:
@@ -346,8 +361,6 @@ cdef dnnl_status_t pd_create(dnnl_primitive_desc_t *out, dnnl_engine *engine,
     if st != dnnl_success:
         pd_dispose(pd)
         return st
-    if verbose_level() & VERBOSE_CREATE:
-        pd_verbose_line(pd, "create:cache_miss", cydnnl_now_ms() - t0)
     out[0] = pd
     return dnnl_success
 
@@ -356,6 +369,9 @@ cdef dnnl_status_t dnnl_primitive_desc_next_impl(
         dnnl_primitive_desc_t primitive_desc) noexcept nogil:
     if not pd_ok(primitive_desc):
         return fail(dnnl_invalid_arguments, "next_impl: not a live primitive descriptor")
+    if primitive_desc.hdr.owner != NULL:
+        return fail(dnnl_invalid_arguments, "next_impl: a primitive's primitive descriptor "
+                    "cannot change")
     cdef dnnl_primitive_desc *pd = primitive_desc
     cdef dnnl_primitive_desc *tmp = pd_clone_raw(pd)
     if tmp == NULL:
@@ -476,6 +492,10 @@ cdef dnnl_status_t dnnl_primitive_desc_query(
             pd.attr.scratchpad_mode == dnnl_scratchpad_mode_library) else 0
     elif what == dnnl_query_impl_info_str:
         (<const char **>result)[0] = pd.info
+    elif what == dnnl_query_cache_blob_id_size_s64:
+        (<dnnl_dim_t *>result)[0] = 0       # no cache blobs on the CPU engine (as oneDNN)
+    elif what == dnnl_query_cache_blob_id:
+        (<const void **>result)[0] = NULL
     elif what == dnnl_query_prop_kind and pd.desc.prop_kind != dnnl_prop_kind_undef:
         (<dnnl_prop_kind_t *>result)[0] = pd.desc.prop_kind
     elif (dnnl_query_src_md <= what <= dnnl_query_scratchpad_md
@@ -551,31 +571,3 @@ cdef const char *pd_arg_name(const dnnl_primitive_desc *pd, int arg) noexcept no
     if pd.kind.arg_name != NULL:
         name = pd.kind.arg_name(arg)
     return name if name != NULL else common_arg_name(arg)
-
-
-cdef void pd_verbose_line(const dnnl_primitive_desc *pd, const char *what,
-                          double ms) noexcept nogil:
-    cdef char mds[1024]
-    cdef char one[160]
-    cdef char problem[160]
-    cdef size_t used = 0
-    cdef int i
-    cdef dnnl_alg_kind_t alg = dnnl_alg_kind_undef
-    mds[0] = 0
-    problem[0] = 0
-    for i in range(pd.nargs):
-        if pd.args[i].md.md.ndims == 0:
-            continue
-        md_describe(&pd.args[i].md.md, one, sizeof(one))
-        if used < sizeof(mds):
-            used += snprintf(mds + used, sizeof(mds) - used, "%s%s_%s",
-                             <const char *>("" if used == 0 else " "),
-                             pd_arg_name(pd, pd.args[i].arg), one)
-        if problem[0] == 0:
-            dims_describe(&pd.args[i].md.md, problem, sizeof(problem))
-    if pd.kind.query == NULL or pd.kind.query(pd, dnnl_query_alg_kind, 0, &alg) != dnnl_success:
-        alg = dnnl_alg_kind_undef
-    printf("onednn_verbose,v1,primitive,%s,cpu,%s,%s,%s,%s,,%s,%s,%g\n", what,
-           dnnl_prim_kind2str(pd.desc.primitive_kind), pd.info,
-           dnnl_prop_kind2str(pd.desc.prop_kind), mds, dnnl_alg_kind2str(alg), problem, ms)
-    fflush(stdout)

@@ -35,6 +35,8 @@ cdef enum obj_kind:
     OBJ_PRIMITIVE_DESC
     OBJ_PRIMITIVE
     OBJ_PRIMITIVE_ATTR
+    OBJ_PRIMITIVE_IMPL
+    OBJ_POST_OPS
 
 # oneDNN's memory descriptor (src/common/memory_desc.hpp), blocked formats only.
 cdef struct md_t:
@@ -73,11 +75,88 @@ cdef struct dnnl_memory:
     size_t own_size
     size_t capacity         # bytes addressable at handle; 0 = not known
 
+# One post-op (oneDNN's post_ops_t::entry_t); kind is dnnl_sum, dnnl_eltwise,
+# dnnl_convolution (depthwise), dnnl_binary or dnnl_prelu, and says which
+# fields mean something.
+cdef struct post_op_t:
+    dnnl_primitive_kind_t kind
+    float scale                 # sum
+    int zero_point
+    dnnl_data_type_t dt
+    dnnl_alg_kind_t alg         # eltwise, binary
+    float alpha
+    float beta
+    dnnl_data_type_t wei_dt     # depthwise convolution
+    dnnl_data_type_t bias_dt
+    dnnl_data_type_t dst_dt
+    dnnl_dim_t kernel
+    dnnl_dim_t stride
+    dnnl_dim_t padding
+    int mask                    # prelu
+    dnnl_memory_desc src1       # binary; handles owned by the post-ops
+    dnnl_memory_desc src2
+
+cdef enum:
+    POST_OPS_LIMIT = 32         # oneDNN's post_ops_t::post_ops_limit
+
+# Entries are allocated one by one, so that handles to their mds stay put
+# while more are appended.
+cdef struct dnnl_post_ops:
+    obj_header hdr
+    int len
+    post_op_t *entries[POST_OPS_LIMIT]
+
+# Quantization parameters for one argument (scales, zero points,
+# precomputed reductions).
+cdef struct quant_t:
+    int arg
+    int mask
+    int group_ndims
+    dnnl_dims_t group_dims
+    dnnl_data_type_t data_type
+    int is_on_host
+    int qmode
+
+cdef enum:
+    ATTR_MAX_QUANT = 16         # arguments with scales (zero points, ...) per attr
+    ATTR_MAX_ROUNDING = 4
+
+# The attributes none of our implementations honours yet, kept apart so
+# that a primitive descriptor (which only accepts defaults for them) never
+# copies them: see attr.pxd.
+cdef struct attr_extra_t:
+    int nscales
+    quant_t scales[ATTR_MAX_QUANT]
+    int nzero_points
+    quant_t zero_points[ATTR_MAX_QUANT]
+    int nreductions
+    quant_t reductions[ATTR_MAX_QUANT]
+    int nrounding
+    int rounding_arg[ATTR_MAX_ROUNDING]
+    int rounding_mode[ATTR_MAX_ROUNDING]
+    dnnl_dim_t rnn_wei_count    # 0: not set
+    int rnn_wei_mask
+    float *rnn_wei_scales
+    dnnl_dim_t rnn_proj_count
+    int rnn_proj_mask
+    float *rnn_proj_scales
+    void *retired               # post-op entries replaced by set_post_ops
+
 cdef struct dnnl_primitive_attr:
     obj_header hdr
     dnnl_scratchpad_mode_t scratchpad_mode
     dnnl_fpmath_mode_t fpmath_mode
     int fpmath_apply_to_int
+    dnnl_accumulation_mode_t acc_mode
+    int deterministic
+    dnnl_post_ops post_ops          # owner = this attr
+    dnnl_memory_desc dropout_md     # the zero md: no dropout; owner = this attr
+    dnnl_data_type_t dropout_seed_dt
+    int dropout_use_offset
+    int dropout_use_host_scalars
+    float rnn_data_scale
+    float rnn_data_shift
+    attr_extra_t *extra             # NULL until one of its attributes is set
 
 # ---------------------------------------------------------------- operations
 
@@ -156,12 +235,31 @@ ctypedef int (*kind_md_arg_fn)(const dnnl_primitive_desc *pd, dnnl_query_t what,
 # The name of an argument in the kind's own words (NULL: the common name).
 ctypedef const char *(*kind_arg_name_fn)(int arg) noexcept nogil
 
+cdef extern from "core/cydnnl_verbose.h" nogil:
+    ctypedef struct cydnnl_vstr:
+        char *buf
+        size_t cap
+        size_t len
+
+# What a family writes into its verbose lines (oneDNN's init_info_<kind>),
+# each part appended with the core's vs_* helpers (pd_info.pxd): the memory
+# descriptors ("src:f32::blocked:abcd::f0 wei:..."), the auxiliary field
+# ("alg:eltwise_relu alpha:0 beta:0") and the problem, in benchdnn's words
+# ("mb8_ic3oc96_ih227oh55kh11sh4dh0ph0_iw227ow55kw11sw4dw0pw0").
+cdef struct verbose_parts_t:
+    cydnnl_vstr mds
+    cydnnl_vstr aux
+    cydnnl_vstr prb
+ctypedef void (*kind_verbose_fn)(const dnnl_primitive_desc *pd,
+                                 verbose_parts_t *parts) noexcept nogil
+
 # What a primitive family registers with the core (registry.pxd).
 cdef struct primitive_kind_t:
     dnnl_primitive_kind_t kind
     kind_query_fn query
     kind_md_arg_fn md_arg           # optional
     kind_arg_name_fn arg_name       # optional
+    kind_verbose_fn verbose         # optional: without it, every md and the dims
     impl_list_t impls
 
 cdef struct dnnl_primitive_desc:
@@ -185,9 +283,23 @@ cdef struct dnnl_primitive_desc:
     size_t conf_size
     char info[64]
 
+# What a primitive runs: a private copy of the primitive descriptor it was
+# created from (pd.hdr.owner = this header), shared by every primitive made
+# from an equal primitive descriptor through the primitive cache (oneDNN's
+# primitive_t behind its primitive_iface_t; primitive_cache.pxd).
+cdef struct primitive_impl_t:
+    obj_header hdr
+    dnnl_primitive_desc *pd
+
+# The primitive descriptor a primitive answers with (oneDNN's
+# primitive_desc_iface_t): a shallow copy of impl.pd's struct that shares
+# its arrays and lives in the primitive, so it dies with the primitive even
+# while the cache keeps the implementation.
 cdef struct dnnl_primitive:
     obj_header hdr
-    dnnl_primitive_desc *pd         # a private clone; owner = this primitive
+    primitive_impl_t *impl          # one reference
+    dnnl_primitive_desc *pd         # &pd_iface
+    dnnl_primitive_desc pd_iface
 
 cdef struct dnnl_exec_arg_t:
     int arg
@@ -214,3 +326,5 @@ ctypedef dnnl_primitive_desc *dnnl_primitive_desc_t
 ctypedef const dnnl_primitive_desc *const_dnnl_primitive_desc_t
 ctypedef dnnl_primitive *dnnl_primitive_t
 ctypedef const dnnl_primitive *const_dnnl_primitive_t
+ctypedef dnnl_post_ops *dnnl_post_ops_t
+ctypedef const dnnl_post_ops *const_dnnl_post_ops_t

@@ -429,7 +429,7 @@ cdef bint bwd_weights_in_place(const conv_shape_t *s, conv_layout_t lay, int nth
     every thread."""
     cdef conv_geom_t geom
     cdef gemm_operand_t a = patches(s, lay, <const void *>NULL, &geom)
-    return (nthr < 2 or s.mb >= 2) and patches_t_in_place(lay.uk, &a)
+    return (nthr < 2 or s.mb >= 2) and patches_t_in_place(lay.uk, &a, lay.dst_dt)
 
 
 cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,

@@ -3,7 +3,7 @@
 # The operands may be f32 or bf16 matrices, or a convolution's patch matrix
 # read straight from its source (an implicit im2col), packed into f32.
 
-from libc.stdint cimport int64_t, uint32_t
+from libc.stdint cimport int64_t, int32_t, uint16_t, uint32_t
 
 cdef enum:
     OPND_F32 = 0
@@ -46,6 +46,16 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
                            uint32_t *dst) noexcept nogil
         void (*ukernel_bf16)(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
                              int64_t ldc, float alpha, float beta, int64_t rows) noexcept nogil
+        # a tile of bf16 A read in place into a kp x w pair panel: element (q, i) is
+        # a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16, rows past `rows` zero
+        void (*pack_pair_rows)(const uint16_t *a, int64_t rs, const int64_t *off, int64_t kp,
+                               int64_t rows, uint32_t *dst, int64_t w) noexcept nogil
+        # the same with bf16 A read in place: pair q of row i is
+        # a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16, in runs (gemm_kernels.h)
+        void (*ukernel_bf16_strided)(int64_t nruns, const int32_t *runs, const uint16_t *a,
+                                     int64_t rs, const int64_t *off, const uint32_t *b,
+                                     float *c, int64_t ldc, float alpha, float beta,
+                                     int64_t rows) noexcept nogil
         # f32 rows (contiguous in k) into a w-lane panel, transposed
         void (*pack_rows)(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
                           int64_t w) noexcept nogil
@@ -95,10 +105,12 @@ cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int
                              const float *bp, float beta, float *c, int64_t ldc,
                              float *work) noexcept nogil
 
-# C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the f32
-# patch matrix of `a` read in place (a convolution's weight gradient as
-# dW^T = P^T . dY), when patches_t_in_place(uk, a): every window inside src.
-cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a) noexcept nogil
+# C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the patch
+# matrix of `a` read in place (f32, or bf16 in pairs of pixels; a convolution's
+# weight gradient as dW^T = P^T . dY), when patches_t_in_place(uk, a, B's data
+# type): every window inside src.
+cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                             int b_dt) noexcept nogil
 cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                          const gemm_operand_t *b, int64_t n, float beta, float *c,
                          int64_t ldc) noexcept nogil

@@ -6,7 +6,7 @@
 # on the level); blocking, packing and threading are Cython.
 
 from cython.parallel cimport prange
-from libc.stdint cimport int64_t, uint16_t, uint32_t
+from libc.stdint cimport int64_t, int32_t, uint16_t, uint32_t
 from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_done
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
@@ -232,20 +232,41 @@ cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t 
                 edge_out(edge, NR, rows, cols, beta, c + ir * ldc + jr, ldc)
 
 
+cdef int64_t pair_runs(int64_t *toff, int64_t kc, int32_t *runs) noexcept nogil:
+    """The runs of ukernel_bf16_strided for taps toff[:kc] taken in pairs
+    (toff[kc] becomes -1 when kc is odd: the last pair's zero half)."""
+    cdef int64_t q, nruns = 0
+    cdef int32_t step
+    if kc % 2:
+        toff[kc] = -1
+    for q in range((kc + 1) // 2):
+        step = 1 if 2 * q + 1 < kc and toff[2 * q + 1] == toff[2 * q] + 1 else -1
+        if nruns > 0 and (runs[nruns - 1] > 0) == (step > 0):
+            runs[nruns - 1] += step
+        else:
+            runs[nruns] = step
+            nruns += 1
+    return nruns
+
+
 cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a, int64_t i0,
                                int64_t mc, int64_t p0, int64_t kc, const int64_t *toff,
                                int64_t nc, float alpha, const float *bp, float beta, float *c,
-                               int64_t ldc, float *ap, float *edge) noexcept nogil:
-    """C[i0 : i0+mc, :nc] (c at row i0) with f32 patches as A: tiles cut at
+                               int64_t ldc, float *ap, float *edge, bint pairs,
+                               const int32_t *runs, int64_t nruns, float *ap2) noexcept nogil:
+    """C[i0 : i0+mc, :nc] (c at row i0) with patches as A: tiles cut at
     output-row ends into near-equal heights (55 pixels as 5 x 11, not
     4 x 12 + 7); a tile whose windows lie inside src is read there in place
-    (ukernel_strided), any other is packed into ap first."""
+    (ukernel_strided; with pairs, bf16 patches by ukernel_bf16_strided over
+    `runs`, B in pair panels), any other is packed into ap (and ap2) first."""
     cdef const conv_geom_t *g = a.geom
-    cdef const float *src = <const float *>a.ptr
     cdef int64_t MR = uk.mr, NR = uk.nr, rs = g.sw * g.pix_stride
+    cdef int64_t kp = (kc + 1) // 2
+    cdef int64_t bstep = kp * NR if pairs else kc * NR
     cdef int64_t i = 0, seg, ntiles, q, rows, org, tj, jr, cols, r, j
     cdef bint inside
     cdef float *dst
+    cdef float b_beta
     cdef int64_t ld
     while i < mc:
         seg = g.ow - (i0 + i) % g.ow
@@ -262,19 +283,27 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                 for r in range(kc):
                     for j in range(rows, MR):
                         ap[r * MR + j] = 0
+                if pairs:
+                    uk.pack_pairs(ap, kc, MR, <uint32_t *>ap2)
             for tj in range((nc + NR - 1) // NR):
                 jr = tj * NR
                 cols = nc - jr if nc - jr < NR else NR
                 if cols == NR:
-                    dst, ld = c + (i + q) * ldc + jr, ldc
+                    dst, ld, b_beta = c + (i + q) * ldc + jr, ldc, beta
                 else:
-                    dst, ld = edge, NR
-                if inside:
-                    uk.ukernel_strided(kc, src + org, rs, toff, bp + tj * kc * NR, dst, ld,
-                                       alpha, beta if dst != edge else 0.0, rows)
+                    dst, ld, b_beta = edge, NR, 0.0
+                if inside and pairs:
+                    uk.ukernel_bf16_strided(nruns, runs, <const uint16_t *>a.ptr + org, rs,
+                                            toff, <const uint32_t *>bp + tj * bstep, dst, ld,
+                                            alpha, b_beta, rows)
+                elif inside:
+                    uk.ukernel_strided(kc, <const float *>a.ptr + org, rs, toff,
+                                       bp + tj * bstep, dst, ld, alpha, b_beta, rows)
+                elif pairs:
+                    uk.ukernel_bf16(kp, <const uint32_t *>ap2, <const uint32_t *>bp + tj * bstep,
+                                    dst, ld, alpha, b_beta, rows)
                 else:
-                    uk.ukernel(kc, ap, bp + tj * kc * NR, dst, ld, alpha,
-                               beta if dst != edge else 0.0, rows)
+                    uk.ukernel(kc, ap, bp + tj * bstep, dst, ld, alpha, b_beta, rows)
                 if dst == edge:
                     edge_out(edge, NR, rows, cols, beta, c + (i + q) * ldc + jr, ldc)
             q += rows
@@ -325,10 +354,13 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
     cdef float *bp2 = ap2 + MC * ((kcb + 1) // 2)
     cdef int64_t jc, pc, ic, nc, kc, mc, i, j
     cdef float b_beta
-    # f32 patches as A are read in place (no im2col panels) where they can be
-    cdef bint strided = (a.kind == OPND_PATCHES and a.trans == b'N' and a.src_dt == dnnl_f32
-                         and not pairs)
-    cdef int64_t toff[KMAX]
+    # patches as A are read in place (no im2col panels) where they can be: f32
+    # ones by the f32 kernel, bf16 ones in pairs by the bf16 one
+    cdef bint strided = (a.kind == OPND_PATCHES and a.trans == b'N'
+                         and (pairs if a.src_dt == dnnl_bf16 else True))
+    cdef int64_t toff[KMAX + 1]
+    cdef int32_t runs[KMAX]
+    cdef int64_t nruns = 0
     jc = n0
     while jc < n1:
         nc = n1 - jc if n1 - jc < ncb else ncb
@@ -345,8 +377,11 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
             b_beta = beta if pc == 0 else 1.0
             if strided:     # nothing packed to keep in cache: all rows at once
                 tap_offsets(a.geom, pc, kc, toff)
-                macro_kernel_patches(uk, a, m0, m1 - m0, pc, kc, toff, nc, alpha, bp, b_beta,
-                                     c + m0 * ldc + jc, ldc, ap, edge)
+                if pairs:
+                    nruns = pair_runs(toff, kc, runs)
+                macro_kernel_patches(uk, a, m0, m1 - m0, pc, kc, toff, nc, alpha,
+                                     bp2 if pairs else bp, b_beta, c + m0 * ldc + jc, ldc, ap,
+                                     edge, pairs, runs, nruns, ap2)
                 pc += kc
                 continue
             for ic in range(m0, m1, MC):
@@ -449,13 +484,19 @@ cdef inline void tap_run_dim(const conv_geom_t *g, int64_t *count, int64_t *rstr
         tstride[0] = 1 if g.cl else ksp
 
 
-cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a) noexcept nogil:
-    """Whether gemm_patches_t takes this patch operand: f32, every window
-    inside src, tiles of at least 4 taps."""
+cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                             int b_dt) noexcept nogil:
+    """Whether gemm_patches_t takes this patch operand, with B of data type
+    b_dt: every window inside src, tiles of at least 4 taps; f32, or bf16 with
+    bf16 B on a level with bf16 dot products."""
     cdef const conv_geom_t *g = a.geom
     cdef int64_t count, rs, ts
-    if (a.kind != OPND_PATCHES or a.src_dt != dnnl_f32 or uk.ukernel_strided == NULL
-            or g.pd != 0 or g.ph != 0 or g.pw != 0):
+    if a.kind != OPND_PATCHES or g.pd != 0 or g.ph != 0 or g.pw != 0:
+        return False
+    if a.src_dt == dnnl_bf16:
+        if uk.ukernel_bf16_strided == NULL or b_dt != dnnl_bf16:
+            return False
+    elif uk.ukernel_strided == NULL:
         return False
     if ((g.od - 1) * g.sd + (g.kd - 1) * (g.dd + 1) >= g.id
             or (g.oh - 1) * g.sh + (g.kh - 1) * (g.dh + 1) >= g.ih
@@ -469,19 +510,25 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                          const gemm_operand_t *b, int64_t n, float beta, float *c,
                          int64_t ldc) noexcept nogil:
     """C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the
-    patches of `a` (patches_t_in_place), op(B) pixels x n."""
+    patches of `a` (patches_t_in_place), op(B) pixels x n. bf16 patches go in
+    pairs of pixels (two loads each: windows are not adjacent), B in pair
+    panels."""
     cdef const conv_geom_t *g = a.geom
-    cdef const float *src = <const float *>a.ptr
+    cdef bint pairs = a.src_dt == dnnl_bf16
     cdef int64_t npix = g.od * g.oh * g.ow, ntaps = g.icg * g.kd * g.kh * g.kw
     cdef int64_t NR = uk.nr, MR = uk.mr, npan = (n + NR - 1) // NR
     cdef int64_t count, rs, ts, kcb = even_split(npix, KCP, 1), pc, kc, p, t, c0, kd, kh, kw
+    cdef int64_t kpb = (kcb + 1) // 2, kp, bstep
     cdef int64_t q, rows, ntiles, tj, jr, cols, od, oh, ow, i, j
     cdef int64_t toff[1]
     cdef float bt
     cdef float *dst
     cdef int64_t ld
     cdef float *bp = <float *>cydnnl_thread_scratch(
-        (kcb * npan * NR + MAX_MR * MAX_NR) * sizeof(float) + kcb * sizeof(int64_t) + 64)
+        ((kcb + kpb) * npan * NR + MAX_MR * MAX_NR + kpb * MAX_MR) * sizeof(float)
+        + (kcb + 1) * sizeof(int64_t) + 64)
+    cdef float *bp2
+    cdef uint32_t *apair
     cdef float *edge
     cdef int64_t *org
     if bp == NULL:
@@ -492,8 +539,10 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     bt = bt + opnd_get(a, p, t) * opnd_get(b, p, j)
                 c[t * ldc + j] = bt + (0 if beta == 0 else beta * c[t * ldc + j])
         return
-    edge = bp + kcb * npan * NR
-    org = <int64_t *>(edge + MAX_MR * MAX_NR)
+    bp2 = bp + kcb * npan * NR
+    edge = bp2 + kpb * npan * NR
+    apair = <uint32_t *>(edge + MAX_MR * MAX_NR)
+    org = <int64_t *>(apair + kpb * MAX_MR)
     tap_run_dim(g, &count, &rs, &ts)
     pc = 0
     od = oh = ow = 0
@@ -503,6 +552,11 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
             org[p] = ((od * g.sd * g.ih + oh * g.sh) * g.iw + ow * g.sw) * g.pix_stride
             next_pixels(g, 1, &od, &oh, &ow)
         pack_b(uk, b, pc, kc, 0, n, bp)
+        kp = (kc + 1) // 2
+        if pairs:
+            to_pairs(uk, bp, n, NR, kc, bp2)
+            org[kc] = -1        # an odd last pixel's zero half
+        bstep = kp * NR if pairs else kc * NR
         bt = beta if pc == 0 else 1.0
         for t in range(ntaps):
             tap_of(g, t, &c0, &kd, &kh, &kw)
@@ -514,6 +568,9 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
             while q < count:
                 rows = (count - q) // ntiles
                 ntiles -= 1
+                if pairs:       # the tile's pairs once for all panels of B
+                    uk.pack_pair_rows(<const uint16_t *>a.ptr + toff[0] + q * rs, rs, org, kp,
+                                      rows, apair, MR)
                 for tj in range(npan):
                     jr = tj * NR
                     cols = n - jr if n - jr < NR else NR
@@ -521,8 +578,13 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                         dst, ld = c + (t + q * ts) * ldc + jr, ts * ldc
                     else:
                         dst, ld = edge, NR
-                    uk.ukernel_strided(kc, src + toff[0] + q * rs, rs, org, bp + tj * kc * NR,
-                                       dst, ld, 1.0, bt if dst != edge else 0.0, rows)
+                    if pairs:
+                        uk.ukernel_bf16(kp, apair, <const uint32_t *>bp2 + tj * bstep, dst, ld,
+                                        1.0, bt if dst != edge else 0.0, rows)
+                    else:
+                        uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
+                                           bp + tj * bstep, dst, ld, 1.0,
+                                           bt if dst != edge else 0.0, rows)
                     if dst == edge:
                         edge_out(edge, NR, rows, cols, bt, c + (t + q * ts) * ldc + jr,
                                  ts * ldc)

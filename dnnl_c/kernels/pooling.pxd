@@ -45,6 +45,16 @@ cdef extern from "kernels/include/pool_isa.h" nogil:
         int is_max
         int ws_u8
         float lowest
+    ctypedef struct pool_gather_t "cydnnl_pool_gather_t":
+        int64_t lanes
+        int ws_u8
+        int bf16
+        int nr
+        const int64_t *roff
+        const int32_t *rtap
+        const int64_t *cbeg
+        const int64_t *coff
+        const int32_t *ctap
     ctypedef struct pool_kernels_t "cydnnl_pool_kernels_t":
         void (*fwd_row)(const pool_row_t *r, const void *src, int64_t ps, void *dst,
                         int64_t ds, void *ws, int64_t count) noexcept nogil
@@ -53,6 +63,9 @@ cdef extern from "kernels/include/pool_isa.h" nogil:
         void (*zero_row)(float *dst, int64_t ds, int64_t lanes, int64_t count) noexcept nogil
         void (*to_bf16_row)(uint16_t *dst, int64_t ds, const float *src, int64_t ss,
                             int64_t lanes, int64_t count) noexcept nogil
+        # max backward by gathering, one src row (pool_isa.h)
+        void (*gather_row)(const pool_gather_t *q, void *diff_src, int64_t ps,
+                           const void *diff_dst, const void *ws, int64_t count) noexcept nogil
 
 # The table compiled for a dnnl_cpu_isa_t level (sse41, avx2, avx512_core,
 # avx512_core_bf16); NULL for a level this build lacks. The caller checks

@@ -4,13 +4,17 @@
 # windows lie inside src runs in one call of a C row kernel over a table of
 # tap offsets, compiled once per ISA level (kernels/include/pool_kernels.h,
 # kernels/isa/pooling_isa.c; the caller passes the level's table); border
-# pixels take bounds-checked loops here. Backward scatters into windows that
-# overlap, so it runs in parallel over (n, channel block), or over n (f32
-# channels-last), each owning its part of diff_src. The reference works on
-# plain f32 with plain loops.
+# pixels take bounds-checked loops here. Max backward in 2D gathers: each
+# src row is written once, every pixel the sum of the outputs whose window
+# holds it where the workspace names its tap (rows in parallel, no zeroing).
+# Otherwise backward scatters into windows that overlap, so it runs in
+# parallel over (n, channel block), or over n (f32 channels-last), each
+# owning its part of diff_src. The reference works on plain f32 with plain
+# loops.
 
 from cython.parallel cimport prange, threadid
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
 from libc.float cimport FLT_MAX
 from libc.stdint cimport int64_t, int32_t, uint8_t
 
@@ -20,6 +24,7 @@ from dnnl_c.kernels.bf16 cimport bf16_to_f32
 
 cdef extern from "kernels/include/pool_isa.h" nogil:
     const pool_kernels_t *kernels_for "cydnnl_pool_kernels_for"(int level)
+    enum: CYDNNL_POOL_MAXC
 
 cdef enum:
     MAX_LANES = 64
@@ -463,6 +468,103 @@ cdef void bwd_image(const pool_kernels_t *k, const pool_geom_t *g, const pool_bl
                               ab + id_ * va.sd + ih * va.sh, va.sw, lanes, g.i[2])
 
 
+cdef bint gather_tables(const pool_geom_t *g, const pool_view_t *vd, int64_t *cbeg,
+                        int64_t *coff, int32_t *ctap) noexcept nogil:
+    """Each src column's candidate output pixels for bwd_gather (output
+    order: kw descending); False when a src pixel can have more candidates
+    than CYDNNL_POOL_MAXC."""
+    cdef int64_t iw, ih, kw, kh, x, cnt = 0, most = 0, rows = 0, most_rows = 0
+    for iw in range(g.i[2]):
+        cbeg[iw] = cnt
+        kw = g.k[2] - 1
+        while kw >= 0:
+            x = iw + g.p[2] - kw * g.step[2]
+            if x >= 0 and x % g.s[2] == 0 and x // g.s[2] < g.o[2]:
+                coff[cnt] = x // g.s[2] * vd.sw
+                ctap[cnt] = <int32_t>kw
+                cnt += 1
+            kw -= 1
+        if cnt - cbeg[iw] > most:
+            most = cnt - cbeg[iw]
+    cbeg[g.i[2]] = cnt
+    for ih in range(g.i[1]):
+        rows = 0
+        for kh in range(g.k[1]):
+            x = ih + g.p[1] - kh * g.step[1]
+            if x >= 0 and x % g.s[1] == 0 and x // g.s[1] < g.o[1]:
+                rows += 1
+        if rows > most_rows:
+            most_rows = rows
+    return most_rows <= CYDNNL_POOL_MAXC and most * most_rows <= CYDNNL_POOL_MAXC
+
+
+cdef void gather_src_row(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
+                         pool_gather_t q, bint merged, bint bf16, const char *diff_dst,
+                         const pool_view_t *vd, const char *ws, char *diff_src,
+                         const pool_view_t *vs, int64_t u) noexcept nogil:
+    """Src row u = (n, block, ih) of bwd_gather (merged: all channels as one
+    block); a tail block's layout padding lanes get zeros."""
+    cdef int64_t nb = 1 if merged else b.nblk
+    cdef int64_t ih = u % g.i[1], blk = (u // g.i[1]) % nb, n = u // (g.i[1] * nb)
+    cdef int64_t roff[CYDNNL_POOL_MAXC]
+    cdef int32_t rtap[CYDNNL_POOL_MAXC]
+    cdef int64_t kh = g.k[1] - 1, y, j, esz = 2 if bf16 else 4, wl
+    cdef char *dp = diff_src + (n * vs.sn + blk * vs.sc + ih * vs.sh) * esz
+    if merged:
+        q.lanes = (b.nblk - 1) * b.cb + b.last
+        wl = q.lanes
+    else:
+        q.lanes = b.last if blk == b.nblk - 1 else b.cb
+        wl = b.cb if blk != b.nblk - 1 or b.zero_tail else b.last
+    q.nr = 0
+    while kh >= 0:      # output order: kh descending
+        y = ih + g.p[1] - kh * g.step[1]
+        if y >= 0 and y % g.s[1] == 0 and y // g.s[1] < g.o[1]:
+            roff[q.nr] = n * vd.sn + blk * vd.sc + y // g.s[1] * vd.sh
+            rtap[q.nr] = <int32_t>(kh * g.k[2])
+            q.nr += 1
+        kh -= 1
+    q.roff = roff
+    q.rtap = rtap
+    k.gather_row(&q, dp, vs.sw, diff_dst, ws, g.i[2])
+    if wl > q.lanes:
+        for j in range(g.i[2]):
+            memset(dp + (j * vs.sw + q.lanes) * esz, 0, (wl - q.lanes) * esz)
+
+
+cdef bint bwd_gather(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
+                     const char *diff_dst, const pool_view_t *vd, const char *ws, int ws_dt,
+                     char *diff_src, const pool_view_t *vs, int nthr, bint bf16) noexcept nogil:
+    """Max backward with a workspace in 2D by gathering (pool_isa.h): each src
+    row written once, no zeroing, no f32 accumulators, rows in parallel.
+    False where it does not apply (3D, average, too many candidates)."""
+    cdef pool_gather_t q
+    cdef int64_t nb = b.nblk, u
+    cdef int64_t *cbeg
+    cdef bint ok, merged
+    if (g.alg != dnnl_pooling_max or ws == NULL or k.gather_row == NULL or g.i[0] != 1
+            or g.o[0] != 1 or g.k[0] != 1):
+        return False
+    cbeg = <int64_t *>malloc((2 * g.i[2] * g.k[2] + g.i[2] + 1) * sizeof(int64_t))
+    if cbeg == NULL:
+        return False
+    q.coff = cbeg + g.i[2] + 1
+    q.ctap = <const int32_t *>(q.coff + g.i[2] * g.k[2])
+    ok = gather_tables(g, vd, cbeg, <int64_t *>q.coff, <int32_t *>q.ctap)
+    if ok:
+        q.cbeg = cbeg
+        q.ws_u8 = ws_dt == dnnl_u8
+        q.bf16 = bf16
+        # channels-last: a pixel's blocks as one run of all its channels
+        merged = vs.sc == b.cb and vd.sc == b.cb and not b.zero_tail
+        if merged:
+            nb = 1
+        for u in prange(g.mb * nb * g.i[1], schedule='static', num_threads=nthr):
+            gather_src_row(k, g, b, q, merged, bf16, diff_dst, vd, ws, diff_src, vs, u)
+    free(cbeg)
+    return ok
+
+
 cdef int64_t pool_bwd_slab(const pool_geom_t *g, const pool_blocks_t *b) noexcept nogil:
     # a whole image of f32 (bwd_image), which also holds one block (bwd_unit)
     return g.i[0] * g.i[1] * g.i[2] * b.nblk * b.cb
@@ -491,6 +593,8 @@ cdef void pool_bwd_blocked(const pool_kernels_t *k, const pool_geom_t *g, const 
                            const char *diff_dst, const pool_view_t *vd, const char *ws,
                            char *diff_src, const pool_view_t *vs, float *slabs, int nthr,
                            int dt, int ws_dt) noexcept nogil:
+    if bwd_gather(k, g, b, diff_dst, vd, ws, ws_dt, diff_src, vs, nthr, dt == dnnl_bf16):
+        return
     if dt == dnnl_bf16:
         bwd_blocked_impl(k, g, b, <const bf16_t *>diff_dst, vd, ws, ws_dt, <bf16_t *>diff_src,
                          vs, slabs, nthr)

@@ -24,9 +24,12 @@ cdef void reorder_tables(const char *src, int src_dt, char *dst, int dst_dt,
 # Between a plain layout and one whose only block is on the channel dim
 # (nChw8c, nCdhw16c, ...; channels-last nhwc is one block of all channels):
 # spatial dims flattened to S with stride s_s on each side. to_blocked: plain -> blocked, zeroing channels [ch, padded_ch)
-# (a sub-memory's padded_ch may end inside a block), else blocked -> plain.
+# (a sub-memory's padded_ch may end inside a block), else blocked -> plain. f32 and
+# bf16 with the plain side's spatial dims innermost transpose in registers at ISA
+# level `isa` (as reorder_linear).
 cdef void reorder_blocked_c(const char *src, int src_dt, char *dst, int dst_dt,
                             bint to_blocked, int64_t n, int64_t ch, int64_t padded_ch,
                             int64_t s, int64_t blk,
                             int64_t plain_s_n, int64_t plain_s_c, int64_t plain_s_s,
-                            int64_t blk_s_n, int64_t blk_s_cb, int64_t blk_s_s) noexcept nogil
+                            int64_t blk_s_n, int64_t blk_s_cb, int64_t blk_s_s,
+                            int isa) noexcept nogil

@@ -4,6 +4,7 @@
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t, int32_t, int8_t, uint8_t, uint16_t
 from libc.math cimport nearbyintf, isnan
+from libc.string cimport memset
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16, dnnl_s32, dnnl_s8, dnnl_u8
 from dnnl_c.kernels.bf16 cimport bf16_to_f32, f32_to_bf16
@@ -174,6 +175,8 @@ cdef extern from "kernels/include/reorder_isa.h" nogil:
     ctypedef struct reorder_kernels_t "cydnnl_reorder_kernels_t":
         void (*f32_to_bf16)(const float *s, bf16_t *d, int64_t n) noexcept nogil
         void (*bf16_to_f32)(const bf16_t *s, float *d, int64_t n) noexcept nogil
+        void (*transpose)(const void *src, int src_bf16, int64_t lds, void *dst, int dst_bf16,
+                          int64_t ldd, int64_t rows, int64_t cols) noexcept nogil
     const reorder_kernels_t *reorder_kernels_for "cydnnl_reorder_kernels_for"(int level)
 
 DEF CHUNK = 8192        # elements per task of the per-level conversions
@@ -266,11 +269,56 @@ cdef void blocked_c_to(const src_t *src, char *dst, int dst_dt, bint to_blocked,
                        b_cb, b_s)
 
 
+cdef bint blocked_c_transposed(const reorder_kernels_t *k, const char *src, int src_dt,
+                               char *dst, int dst_dt, bint to_blocked, int64_t n, int64_t ch,
+                               int64_t padded_ch, int64_t s, int64_t blk, int64_t p_n,
+                               int64_t p_c, int64_t p_s, int64_t b_n, int64_t b_cb,
+                               int64_t b_s) noexcept nogil:
+    """blocked_c_impl's spatial-innermost case (nchw <-> nhwc, nChw16c) in f32
+    and bf16 by the level's register transposes; False where it does not apply."""
+    cdef int64_t ss = 2 if src_dt == dnnl_bf16 else 4, ds = 2 if dst_dt == dnnl_bf16 else 4
+    cdef int64_t ncb = (padded_ch + blk - 1) // blk, job, i, cb, cmax, cpad, j, cc
+    cdef int sbf = src_dt == dnnl_bf16, dbf = dst_dt == dnnl_bf16
+    cdef const char *sp
+    cdef char *dp
+    if (k == NULL or p_s != 1 or p_c == 1 or not (src_dt == dnnl_f32 or src_dt == dnnl_bf16)
+            or not (dst_dt == dnnl_f32 or dst_dt == dnnl_bf16)):
+        return False
+    for job in prange(n * ncb, schedule='static'):
+        i = job // ncb
+        cb = job % ncb
+        cmax = ch - cb * blk
+        if cmax > blk:
+            cmax = blk
+        if cmax < 0:
+            cmax = 0
+        cpad = padded_ch - cb * blk
+        if cpad > blk:
+            cpad = blk
+        if to_blocked:
+            sp = src + (i * p_n + cb * blk * p_c) * ss
+            dp = dst + (i * b_n + cb * b_cb) * ds
+            k.transpose(sp, sbf, p_c, dp, dbf, b_s, cmax, s)
+            for j in range(s):
+                for cc in range(cmax, cpad):
+                    memset(dp + (j * b_s + cc) * ds, 0, ds)
+        else:
+            sp = src + (i * b_n + cb * b_cb) * ss
+            dp = dst + (i * p_n + cb * blk * p_c) * ds
+            k.transpose(sp, sbf, b_s, dp, dbf, p_c, s, cmax)
+    return True
+
+
 cdef void reorder_blocked_c(const char *src, int src_dt, char *dst, int dst_dt,
                             bint to_blocked, int64_t n, int64_t ch, int64_t padded_ch,
                             int64_t s, int64_t blk,
                             int64_t plain_s_n, int64_t plain_s_c, int64_t plain_s_s,
-                            int64_t blk_s_n, int64_t blk_s_cb, int64_t blk_s_s) noexcept nogil:
+                            int64_t blk_s_n, int64_t blk_s_cb, int64_t blk_s_s,
+                            int isa) noexcept nogil:
+    if blocked_c_transposed(reorder_kernels_for(isa), src, src_dt, dst, dst_dt, to_blocked, n,
+                            ch, padded_ch, s, blk, plain_s_n, plain_s_c, plain_s_s, blk_s_n,
+                            blk_s_cb, blk_s_s):
+        return
     if src_dt == dnnl_f32:
         blocked_c_to(<const float *>src, dst, dst_dt, to_blocked, n, ch, padded_ch, s, blk, plain_s_n,
                      plain_s_c, plain_s_s, blk_s_n, blk_s_cb, blk_s_s)

@@ -58,7 +58,7 @@ def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, lo
     cdef float *pc = &c[0, 0]
     cdef long ldc = c.shape[1]
     cdef const gemm_kernel_t *uk = kernel(isa)
-    cdef bint in_place = side == "in_place" and patches_t_in_place(uk, &p)
+    cdef bint in_place = side == "in_place" and patches_t_in_place(uk, &p, odt)
     cdef bint left = side in ("left", "in_place")
     if side == "in_place" and not in_place:
         p.trans = b'T'

@@ -76,16 +76,18 @@ static inline void *cydnnl_guarded(size_t size) {
 }
 #endif
 
-static inline void *cydnnl_malloc(size_t size, size_t align) {
+/* zero: calloc's block (libc's, or fresh mappings) rather than malloc's */
+static inline void *cydnnl_alloc_(size_t size, size_t align, int zero) {
     if (align < 16)
         align = 16;
 #if CYDNNL_HAVE_GUARD
     if (cydnnl_guard_pages())
-        return cydnnl_guarded(size);
+        return cydnnl_guarded(size);    /* fresh mappings are zero already */
 #endif
     if (size > SIZE_MAX - CYDNNL_HDR - align)
         return NULL;
-    char *base = (char *)malloc(size + CYDNNL_HDR + align);
+    char *base = (char *)(zero ? calloc(1, size + CYDNNL_HDR + align)
+                               : malloc(size + CYDNNL_HDR + align));
     if (base == NULL)
         return NULL;
     char *p = (char *)(((uintptr_t)base + CYDNNL_HDR + align - 1) & ~(uintptr_t)(align - 1));
@@ -93,15 +95,15 @@ static inline void *cydnnl_malloc(size_t size, size_t align) {
     return p;
 }
 
+static inline void *cydnnl_malloc(size_t size, size_t align) {
+    return cydnnl_alloc_(size, align, 0);
+}
+
+/* Zeroed. libc's calloc takes large blocks as fresh mappings without writing
+   them, so a memory's pages are only made resident as they are used, as
+   oneDNN's (malloc'ed) memories are. */
 static inline void *cydnnl_calloc(size_t size, size_t align) {
-    void *p = cydnnl_malloc(size, align);
-    cydnnl_alloc_hdr h;
-    if (p == NULL)
-        return NULL;
-    memcpy(&h, (char *)p - CYDNNL_HDR, CYDNNL_HDR);
-    if (h.map_len == 0)   /* fresh mappings are zero already */
-        memset(p, 0, size);
-    return p;
+    return cydnnl_alloc_(size, align, 1);
 }
 
 static inline void cydnnl_free(void *p) {

@@ -21,6 +21,13 @@ typedef struct {
     void (*pack_pairs)(const float *src, int64_t kc, int64_t w, uint32_t *dst);
     void (*ukernel_bf16)(int64_t kp, const uint32_t *a, const uint32_t *b, float *c,
                          int64_t ldc, float alpha, float beta, int64_t rows);
+    /* a tile of bf16 A read in place into a pair panel (cydnnl_pack_pair_rows) */
+    void (*pack_pair_rows)(const uint16_t *a, int64_t rs, const int64_t *off, int64_t kp,
+                           int64_t rows, uint32_t *dst, int64_t w);
+    /* the same with bf16 A read in place (cydnnl_ukernel_bf16_strided) */
+    void (*ukernel_bf16_strided)(int64_t nruns, const int32_t *runs, const uint16_t *a,
+                                 int64_t rs, const int64_t *off, const uint32_t *b, float *c,
+                                 int64_t ldc, float alpha, float beta, int64_t rows);
     /* the transposing pack of f32 rows into a w-lane panel (gemm_kernels.h) */
     void (*pack_rows)(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
                       int64_t w);

@@ -248,6 +248,36 @@ CYDNNL_INLINE void cydnnl_pack_pairs(const float *CYDNNL_RESTRICT src, int64_t k
         for (int64_t j = 0; j < w; ++j) dst[j] = u[j] >> 16;
 }
 
+/* A tile of bf16 values read in place into a pair panel of kp x w: element
+   (q, i) is a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16 (off[2q + 1]
+   < 0: zero), rows past `rows` zero. With rs == 1 (the tile's rows adjacent:
+   taps along kw, or channels-last channels) a pair is two vector loads. */
+CYDNNL_INLINE void cydnnl_pack_pair_rows(const uint16_t *CYDNNL_RESTRICT a, int64_t rs,
+                                         const int64_t *off, int64_t kp, int64_t rows,
+                                         uint32_t *CYDNNL_RESTRICT dst, int64_t w) {
+    if (rs == 1 && w <= 16) {
+        __mmask16 m = (__mmask16)((1u << rows) - 1);
+        for (int64_t q = 0; q < kp; ++q, dst += w) {
+            __m512i lo = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, a + off[2 * q]));
+            if (off[2 * q + 1] >= 0) {
+                __m512i hi = _mm512_cvtepu16_epi32(
+                    _mm256_maskz_loadu_epi16(m, a + off[2 * q + 1]));
+                lo = _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16));
+            }
+            _mm512_mask_storeu_epi32(dst, (__mmask16)((1u << w) - 1), lo);
+        }
+        return;
+    }
+    for (int64_t q = 0; q < kp; ++q, dst += w) {
+        const uint16_t *lo = a + off[2 * q];
+        const uint16_t *hi = off[2 * q + 1] >= 0 ? a + off[2 * q + 1] : NULL;
+        int64_t i = 0;
+        for (; i < rows; ++i)
+            dst[i] = lo[i * rs] | (hi ? (uint32_t)hi[i * rs] << 16 : 0u);
+        for (; i < w; ++i) dst[i] = 0;
+    }
+}
+
 /* c[rows x NR] = alpha * a . b + beta * c over kp pairs of k, rows <= mr. */
 CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const uint32_t *a,
                                                  const uint32_t *b, float *c, int64_t ldc,
@@ -277,6 +307,78 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
         cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta);
     }
 }
+
+/* bf16 A read in place, as cydnnl_ukernel_strided reads f32: pair q of row i
+   is a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16 (off[2q + 1] < 0:
+   zero). The pairs come in runs: runs[r] = n > 0 is n pairs whose halves are
+   adjacent (off[2q + 1] == off[2q] + 1), read with one 32-bit load per row;
+   n < 0 is -n pairs read half by half (a pair across the end of a kernel
+   row, a lone last tap, or pixels paired along k). */
+CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_strided_mr(const int mr, int64_t nruns,
+                                                         const int32_t *runs, const uint16_t *a,
+                                                         int64_t rs, const int64_t *off,
+                                                         const uint32_t *b, float *c,
+                                                         int64_t ldc, float alpha, float beta) {
+    __m512 acc[CYDNNL_MR][2];
+    cydnnl_prefetch_tile(c, ldc, mr);
+    for (int i = 0; i < mr; ++i) {
+        acc[i][0] = _mm512_setzero_ps();
+        acc[i][1] = _mm512_setzero_ps();
+    }
+    for (int64_t r = 0; r < nruns; ++r) {
+        int32_t n = runs[r];
+        if (n > 0) {
+            for (; n > 0; --n, off += 2, b += CYDNNL_NR) {
+                const uint16_t *ap = a + off[0];
+                __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
+                __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
+                #pragma GCC unroll 16
+                for (int i = 0; i < mr; ++i) {
+                    uint32_t v;
+                    memcpy(&v, ap + i * rs, sizeof v);
+                    __m512bh av = (__m512bh)_mm512_set1_epi32((int)v);
+                    acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
+                    acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+                }
+            }
+        } else {
+            for (; n < 0; ++n, off += 2, b += CYDNNL_NR) {
+                const uint16_t *lo = a + off[0];
+                const uint16_t *hi = off[1] >= 0 ? a + off[1] : NULL;
+                __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
+                __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
+                #pragma GCC unroll 16
+                for (int i = 0; i < mr; ++i) {
+                    uint32_t v = lo[i * rs] | (hi ? (uint32_t)hi[i * rs] << 16 : 0u);
+                    __m512bh av = (__m512bh)_mm512_set1_epi32((int)v);
+                    acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
+                    acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+                }
+            }
+        }
+    }
+    #pragma GCC unroll 16
+    for (int i = 0; i < mr; ++i)
+        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta);
+}
+
+#define CYDNNL_BF16_STRIDED_CASE(n)                                                      \
+    case n: cydnnl_ukernel_bf16_strided_mr(n, nruns, runs, a, rs, off, b, c, ldc, alpha, \
+                                           beta); break;
+CYDNNL_INLINE void cydnnl_ukernel_bf16_strided(int64_t nruns, const int32_t *runs,
+                                               const uint16_t *a, int64_t rs,
+                                               const int64_t *off, const uint32_t *b,
+                                               float *c, int64_t ldc, float alpha, float beta,
+                                               int64_t rows) {
+    switch (rows) {
+        CYDNNL_BF16_STRIDED_CASE(1) CYDNNL_BF16_STRIDED_CASE(2) CYDNNL_BF16_STRIDED_CASE(3)
+        CYDNNL_BF16_STRIDED_CASE(4) CYDNNL_BF16_STRIDED_CASE(5) CYDNNL_BF16_STRIDED_CASE(6)
+        CYDNNL_BF16_STRIDED_CASE(7) CYDNNL_BF16_STRIDED_CASE(8) CYDNNL_BF16_STRIDED_CASE(9)
+        CYDNNL_BF16_STRIDED_CASE(10) CYDNNL_BF16_STRIDED_CASE(11) CYDNNL_BF16_STRIDED_CASE(12)
+        default: break;
+    }
+}
+#undef CYDNNL_BF16_STRIDED_CASE
 
 CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b,
                                        float *c, int64_t ldc, float alpha, float beta,

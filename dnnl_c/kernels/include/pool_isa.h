@@ -19,6 +19,26 @@ typedef struct {
     float lowest;           /* max's start value */
 } cydnnl_pool_row_t;
 
+/* Max backward by gathering (2D): one src row, each pixel's channels written
+   once as the sum, over the outputs whose window holds it, of diff_dst where
+   the workspace names its tap. Its candidates are every (row r, column c)
+   pair: output rows at element offsets roff[r] (tap rtap[r] = kh * kw) and,
+   for pixel j, output pixels coff[c] (tap ctap[c] = kw), c in
+   [cbeg[j], cbeg[j + 1]); offsets index diff_dst and the workspace alike.
+   Candidates come in output order, so the sums equal the scatter's. */
+#define CYDNNL_POOL_MAXC 64
+typedef struct {
+    int64_t lanes;          /* channels per pixel, adjacent */
+    int ws_u8;              /* the workspace u8 (else s32) */
+    int bf16;               /* data bf16 (else f32) */
+    int nr;
+    const int64_t *roff;
+    const int32_t *rtap;
+    const int64_t *cbeg;
+    const int64_t *coff;
+    const int32_t *ctap;
+} cydnnl_pool_gather_t;
+
 typedef struct {
     /* forward: windows ps elements apart in src; dst and the workspace
        (may be NULL; dst's offsets) ds apart */
@@ -34,6 +54,9 @@ typedef struct {
     /* count pixels of `lanes` f32 (ss apart) to bf16 (ds apart) */
     void (*to_bf16_row)(uint16_t *dst, int64_t ds, const float *src, int64_t ss,
                         int64_t lanes, int64_t count);
+    /* max backward by gathering: count src pixels ps apart (see above) */
+    void (*gather_row)(const cydnnl_pool_gather_t *q, void *diff_src, int64_t ps,
+                       const void *diff_dst, const void *ws, int64_t count);
 } cydnnl_pool_kernels_t;
 
 CYDNNL_ISA_DECLARE(cydnnl_pool_kernels_t, cydnnl_pool_kernels)

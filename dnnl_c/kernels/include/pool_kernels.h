@@ -365,4 +365,48 @@ CYDNNL_POOL_VEC(bf16, uint16_t, h, 16, CYDNNL_POOL_W16)
 CYDNNL_POOL_VEC(bf16, uint16_t, h, 8, CYDNNL_POOL_W8)
 CYDNNL_POOL_ANY(f32, float)
 CYDNNL_POOL_ANY(bf16, uint16_t)
+
+/* ---- max backward by gathering (cydnnl_pool_gather_t), W lanes at a time
+   at the level's width, the rest one by one ---- */
+#define CYDNNL_POOL_GATHER(DT, T, K, W) CYDNNL_POOL_GATHER_(DT, T, K, W)
+#define CYDNNL_POOL_GATHER_(DT, T, K, W)                                             \
+static void cydnnl_pool_gather_row_##DT(const cydnnl_pool_gather_t *q, T *d, int64_t ps, \
+        const T *dd, const void *ws, int64_t count) {                                \
+    const int64_t n = q->lanes;                                                      \
+    int64_t off[CYDNNL_POOL_MAXC];                                                   \
+    int32_t tap[CYDNNL_POOL_MAXC];                                                   \
+    for (int64_t j = 0; j < count; j++) {                                            \
+        int nc = 0;                                                                  \
+        for (int r = 0; r < q->nr; r++)                                              \
+            for (int64_t c = q->cbeg[j]; c < q->cbeg[j + 1]; c++, nc++) {            \
+                off[nc] = q->roff[r] + q->coff[c];                                   \
+                tap[nc] = q->rtap[r] + q->ctap[c];                                   \
+            }                                                                        \
+        T *dp = d + j * ps;                                                          \
+        int64_t i = 0;                                                               \
+        for (; i + W <= n; i += W) {                                                 \
+            __typeof__(cydnnl_pool_setf_##W(0)) a = cydnnl_pool_setf_##W(0);         \
+            for (int c = 0; c < nc; c++) {                                           \
+                __typeof__(cydnnl_pool_seti_##W(0)) kv = q->ws_u8                    \
+                    ? cydnnl_pool_ldw8_##W((const uint8_t *)ws + off[c] + i)         \
+                    : cydnnl_pool_ldw32_##W((const int32_t *)ws + off[c] + i);       \
+                a = cydnnl_pool_add_##W(a, cydnnl_pool_if_eq_##W(                    \
+                        cydnnl_pool_ld##K##_##W(dd + off[c] + i), kv,                \
+                        cydnnl_pool_seti_##W(tap[c])));                              \
+            }                                                                        \
+            cydnnl_pool_st##K##_##W(dp + i, a);                                      \
+        }                                                                            \
+        for (; i < n; i++) {                                                         \
+            float a = 0;                                                             \
+            for (int c = 0; c < nc; c++) {                                           \
+                int64_t k = q->ws_u8 ? ((const uint8_t *)ws)[off[c] + i]             \
+                                     : ((const int32_t *)ws)[off[c] + i];            \
+                if (k == tap[c]) a += cydnnl_pool_get_##DT(dd + off[c], i);          \
+            }                                                                        \
+            cydnnl_pool_put_##DT(dp, i, a);                                          \
+        }                                                                            \
+    }                                                                                \
+}
+CYDNNL_POOL_GATHER(f32, float, f, CYDNNL_POOL_W)
+CYDNNL_POOL_GATHER(bf16, uint16_t, h, CYDNNL_POOL_W)
 #endif /* CYDNNL_POOL_KERNELS_H */

@@ -26,9 +26,20 @@ static void ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b, float
                          int64_t ldc, float alpha, float beta, int64_t rows) {
     cydnnl_ukernel_bf16(kp, a, b, c, ldc, alpha, beta, rows);
 }
-#define CYDNNL_PAIRS pack_pairs, ukernel_bf16
+
+static void ukernel_bf16_strided(int64_t nruns, const int32_t *runs, const uint16_t *a,
+                                 int64_t rs, const int64_t *off, const uint32_t *b, float *c,
+                                 int64_t ldc, float alpha, float beta, int64_t rows) {
+    cydnnl_ukernel_bf16_strided(nruns, runs, a, rs, off, b, c, ldc, alpha, beta, rows);
+}
+
+static void pack_pair_rows(const uint16_t *a, int64_t rs, const int64_t *off, int64_t kp,
+                           int64_t rows, uint32_t *dst, int64_t w) {
+    cydnnl_pack_pair_rows(a, rs, off, kp, rows, dst, w);
+}
+#define CYDNNL_PAIRS pack_pairs, ukernel_bf16, pack_pair_rows, ukernel_bf16_strided
 #else
-#define CYDNNL_PAIRS NULL, NULL
+#define CYDNNL_PAIRS NULL, NULL, NULL, NULL
 #endif
 
 static void pack_rows(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,

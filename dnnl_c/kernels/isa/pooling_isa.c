@@ -85,5 +85,15 @@ static void to_bf16_row(uint16_t *dst, int64_t ds, const float *src, int64_t ss,
     }
 }
 
+static void gather_row(const cydnnl_pool_gather_t *q, void *diff_src, int64_t ps,
+                       const void *diff_dst, const void *ws, int64_t count) {
+    if (q->bf16)
+        cydnnl_pool_gather_row_bf16(q, (uint16_t *)diff_src, ps, (const uint16_t *)diff_dst, ws,
+                                    count);
+    else
+        cydnnl_pool_gather_row_f32(q, (float *)diff_src, ps, (const float *)diff_dst, ws,
+                                   count);
+}
+
 const cydnnl_pool_kernels_t CYDNNL_ISA_FN(cydnnl_pool_kernels) = {fwd_row, bwd_row, zero_row,
-                                                                  to_bf16_row};
+                                                                  to_bf16_row, gather_row};

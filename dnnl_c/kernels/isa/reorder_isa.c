@@ -5,6 +5,7 @@
    signed zero, NaN kept and made quiet). */
 #include "kernels/include/cydnnl_common.h"
 #include "kernels/include/reorder_isa.h"
+#include "kernels/include/transpose_kernels.h"
 #if defined(__AVX512BF16__)
 #include <immintrin.h>
 #endif
@@ -22,4 +23,10 @@ static void bf16_to_f32(const uint16_t *CYDNNL_RESTRICT s, float *CYDNNL_RESTRIC
     for (int64_t i = 0; i < n; ++i) d[i] = cydnnl_bf16_to_f32(s[i]);
 }
 
-const cydnnl_reorder_kernels_t CYDNNL_ISA_FN(cydnnl_reorder_kernels) = {f32_to_bf16, bf16_to_f32};
+static void transpose(const void *src, int src_bf16, int64_t lds, void *dst, int dst_bf16,
+                      int64_t ldd, int64_t rows, int64_t cols) {
+    cydnnl_transpose(src, src_bf16, lds, dst, dst_bf16, ldd, rows, cols);
+}
+
+const cydnnl_reorder_kernels_t CYDNNL_ISA_FN(cydnnl_reorder_kernels) = {f32_to_bf16, bf16_to_f32,
+                                                                         transpose};

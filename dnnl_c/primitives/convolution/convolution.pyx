@@ -424,9 +424,50 @@ cdef dnnl_status_t conv_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
 
 # The family's registration: the convolution kind and its implementation
 # list, the layout-generic reference last.
+cdef void conv_verbose(const dnnl_primitive_desc *pd, verbose_parts_t *v) noexcept nogil:
+    """oneDNN's init_info_convolution: src, wei, bia, dst (diff ones where
+    the direction computes them); alg; g..mb.._ic..oc.._id..od..kd..sd..dd..pd.._
+    ih..oh..kh..sh..dh..ph.._iw..ow..kw..sw..dw..pw.."""
+    cdef conv_args_t a = roles(pd)
+    cdef conv_shape_t s
+    cdef const md_t *src = pd_arg_md(pd, a.src)
+    cdef const md_t *wei = pd_arg_md(pd, a.wei)
+    cdef int sp = src.ndims - 2, i
+    cdef int64_t idims[3]
+    cdef int64_t odims[3]
+    cdef int64_t kdims[3]
+    cdef int64_t st[3]
+    cdef int64_t dl[3]
+    cdef int64_t pl[3]
+    cdef char c
+    vs_arg(&v.mds, pd, "src", a.src)
+    vs_arg(&v.mds, pd, "wei", a.wei)
+    vs_arg(&v.mds, pd, "bia", a.bias)
+    vs_arg(&v.mds, pd, "dst", a.dst)
+    cydnnl_vs_printf(&v.aux, "alg:%s", dnnl_alg_kind2str(conv_desc(pd).alg_kind))
+    shape_of(pd, &s)
+    idims[:] = [s.id, s.ih, s.iw]
+    odims[:] = [s.od, s.oh, s.ow]
+    kdims[:] = [s.kd, s.kh, s.kw]
+    st[:] = [s.sd, s.sh, s.sw]
+    dl[:] = [s.dd, s.dh, s.dw]
+    pl[:] = [s.pd, s.ph, s.pw]
+    if wei.ndims == src.ndims + 1:
+        cydnnl_vs_printf(&v.prb, "g%lld", <long long>s.g)
+    cydnnl_vs_printf(&v.prb, "mb%lld_ic%lldoc%lld_", <long long>s.mb,
+                     <long long>(s.icg * s.g), <long long>(s.ocg * s.g))
+    for i in range(3 - sp, 3):
+        c = b"dhw"[i]
+        cydnnl_vs_printf(&v.prb, "i%c%lldo%c%lldk%c%llds%c%lldd%c%lldp%c%lld%s",
+                         c, <long long>idims[i], c, <long long>odims[i], c, <long long>kdims[i],
+                         c, <long long>st[i], c, <long long>dl[i], c, <long long>pl[i],
+                         <const char *>("_" if i < 2 else ""))
+
+
 cdef primitive_kind_t conv_kind
 conv_kind.kind = dnnl_convolution
 conv_kind.query = conv_query
+conv_kind.verbose = conv_verbose
 for isa in (ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&conv_kind.impls, "gemm", isa, gemm_init, gemm_execute)
 impl_list_add(&conv_kind.impls, "ref:any", ref_init, ref_execute)

@@ -209,10 +209,24 @@ cdef dnnl_status_t eltwise_query(const dnnl_primitive_desc *pd, dnnl_query_t wha
     return dnnl_success
 
 
+cdef void eltwise_verbose(const dnnl_primitive_desc *pd, verbose_parts_t *v) noexcept nogil:
+    """oneDNN's init_info_eltwise: data (src, or dst for the use_dst_for_bwd
+    algorithms) and diff; alg, alpha, beta; the dims."""
+    cdef int data = DNNL_ARG_SRC if is_fwd(pd) else data_arg(pd)
+    vs_arg(&v.mds, pd, "data", data)
+    if not is_fwd(pd):
+        vs_arg(&v.mds, pd, "diff", DNNL_ARG_DIFF_SRC)
+    cydnnl_vs_printf(&v.aux, "alg:%s alpha:%g beta:%g",
+                     dnnl_alg_kind2str(eltwise_desc(pd).alg_kind), eltwise_desc(pd).alpha,
+                     eltwise_desc(pd).beta)
+    vs_dims(&v.prb, pd_arg_md(pd, data))
+
+
 # The family's registration: the eltwise kind and its implementation list.
 cdef primitive_kind_t eltwise_kind
 eltwise_kind.kind = dnnl_eltwise
 eltwise_kind.query = eltwise_query
+eltwise_kind.verbose = eltwise_verbose
 for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&eltwise_kind.impls, "dense", isa, dense_init, dense_execute)
 impl_list_add(&eltwise_kind.impls, "ref:any", ref_init, ref_execute)

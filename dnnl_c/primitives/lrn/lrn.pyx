@@ -309,10 +309,22 @@ cdef dnnl_status_t lrn_query(const dnnl_primitive_desc *pd, dnnl_query_t what,
     return dnnl_success
 
 
+cdef void lrn_verbose(const dnnl_primitive_desc *pd, verbose_parts_t *v) noexcept nogil:
+    """oneDNN's init_info_lrn: data and diff; alg; mb..ic..ih..iw..ls..beta.."""
+    vs_arg(&v.mds, pd, "data", DNNL_ARG_SRC)
+    if not is_fwd(pd):
+        vs_arg(&v.mds, pd, "diff", DNNL_ARG_DIFF_SRC)
+    cydnnl_vs_printf(&v.aux, "alg:%s", dnnl_alg_kind2str(lrn_desc(pd).alg_kind))
+    vs_desc(&v.prb, pd_arg_md(pd, DNNL_ARG_SRC))
+    cydnnl_vs_printf(&v.prb, "ls%lldbeta%g", <long long>lrn_desc(pd).local_size,
+                     lrn_desc(pd).lrn_beta)
+
+
 # The family's registration: the lrn kind and its implementation list.
 cdef primitive_kind_t lrn_kind
 lrn_kind.kind = dnnl_lrn
 lrn_kind.query = lrn_query
+lrn_kind.verbose = lrn_verbose
 for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&lrn_kind.impls, "blocked", isa, blocked_init, blocked_execute)
 impl_list_add(&lrn_kind.impls, "ref:any", ref_init, ref_execute)

@@ -379,10 +379,35 @@ cdef dnnl_status_t pooling_query(const dnnl_primitive_desc *pd, dnnl_query_t wha
     return dnnl_success
 
 
+cdef void pooling_verbose(const dnnl_primitive_desc *pd, verbose_parts_t *v) noexcept nogil:
+    """oneDNN's init_info_pooling: src, dst and the workspace; alg;
+    mb..ic.._id..od..kd..sd..dd..pd.._ih.._iw..ow..kw..sw..dw..pw.."""
+    cdef const pooling_desc_t *d = pooling_desc(pd)
+    cdef const md_t *src = data_md(pd)
+    cdef const md_t *dst = out_md(pd)
+    cdef const md_t *ws = pd_arg_md(pd, DNNL_ARG_WORKSPACE)
+    cdef int sp = src.ndims - 2, i
+    cdef char c
+    vs_arg(&v.mds, pd, "src", DNNL_ARG_SRC if is_fwd(pd) else DNNL_ARG_DIFF_SRC)
+    vs_arg(&v.mds, pd, "dst", DNNL_ARG_DST if is_fwd(pd) else DNNL_ARG_DIFF_DST)
+    if ws.ndims != 0:
+        vs_md(&v.mds, "ws", ws, False)
+    cydnnl_vs_printf(&v.aux, "alg:%s", dnnl_alg_kind2str(d.alg_kind))
+    cydnnl_vs_printf(&v.prb, "mb%lldic%lld_", <long long>src.dims[0], <long long>src.dims[1])
+    for i in range(sp):
+        c = b"dhw"[3 - sp + i]
+        cydnnl_vs_printf(&v.prb, "i%c%lldo%c%lldk%c%llds%c%lldd%c%lldp%c%lld%s",
+                         c, <long long>src.dims[2 + i], c, <long long>dst.dims[2 + i],
+                         c, <long long>d.kernel[i], c, <long long>d.strides[i],
+                         c, <long long>d.dilation[i], c, <long long>d.padding_l[i],
+                         <const char *>("_" if i < sp - 1 else ""))
+
+
 # The family's registration: the pooling kind and its implementation list.
 cdef primitive_kind_t pooling_kind
 pooling_kind.kind = dnnl_pooling
 pooling_kind.query = pooling_query
+pooling_kind.verbose = pooling_verbose
 # each layout kind at every level, highest first, as oneDNN lists its jit kinds
 for isa in (ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&pooling_kind.impls, "blocked", isa, blocked_init, fast_execute)

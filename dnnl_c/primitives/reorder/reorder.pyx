@@ -121,7 +121,7 @@ cdef dnnl_status_t blocked_c_execute(const dnnl_primitive_desc *pd,
                       dst.data_type, to_blocked, src.dims[0], src.dims[1],
                       blk.padded_dims[1], spatial, blk.dims[1] if cl else blk.inner_blks[0],
                       plain.strides[0], plain.strides[1], plain.strides[last], blk.strides[0],
-                      0 if cl else blk.strides[1], blk.strides[last])
+                      0 if cl else blk.strides[1], blk.strides[last], best_level())
     return dnnl_success
 
 
@@ -178,11 +178,19 @@ cdef dnnl_status_t reorder_query(const dnnl_primitive_desc *pd, dnnl_query_t wha
     return dnnl_unimplemented
 
 
+cdef void reorder_verbose(const dnnl_primitive_desc *pd, verbose_parts_t *v) noexcept nogil:
+    """oneDNN's init_info_reorder: src and dst; no auxiliary field; the dims."""
+    vs_arg(&v.mds, pd, "src", DNNL_ARG_FROM)
+    vs_arg(&v.mds, pd, "dst", DNNL_ARG_TO)
+    vs_dims(&v.prb, pd_arg_md(pd, DNNL_ARG_FROM))
+
+
 # The family's registration: the reorder kind and its implementation list,
 # the layout-generic one last.
 cdef primitive_kind_t reorder_kind
 reorder_kind.kind = dnnl_reorder
 reorder_kind.query = reorder_query
+reorder_kind.verbose = reorder_verbose
 impl_list_add(&reorder_kind.impls, "simple:copy", copy_init, copy_execute)
 impl_list_add(&reorder_kind.impls, "simple:blocked_c", blocked_c_init, blocked_c_execute)
 impl_list_add(&reorder_kind.impls, "ref:any", ref_init, ref_execute)

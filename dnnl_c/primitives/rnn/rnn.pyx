@@ -148,7 +148,7 @@ cdef dnnl_status_t check_types(const rnn_desc_t *d) noexcept nogil:
         if i == 2 or i == 10:       # c states: f32 (bf16 allowed with bf16)
             f32 = f32 and dt == dnnl_f32
             bf16 = bf16 and (dt == dnnl_f32 or dt == dnnl_bf16)
-        elif i == 5:                # peephole weights stay f32
+        elif i == 5 and d.cell_kind == dnnl_vanilla_lstm:   # peephole weights stay f32
             f32 = f32 and dt == dnnl_f32
             bf16 = bf16 and dt == dnnl_f32
         elif i == 7:                # bias f32 or bf16 with bf16
@@ -444,11 +444,43 @@ cdef const char *rnn_arg_name(int arg) noexcept nogil:
     return NULL
 
 
+cdef void rnn_verbose(const dnnl_primitive_desc *pd, verbose_parts_t *v) noexcept nogil:
+    """oneDNN's init_info_rnn: the layer, iter, weights and bias mds (never
+    the *_iter_c ones), their diffs backward; alg, direction, activation,
+    flags; l..t..mb..sic..slc..dhc..dic.."""
+    cdef rnn_desc_t *d = <rnn_desc_t *>rnn_desc(pd)
+    cdef const char *names[18]
+    cdef int idx[18]
+    cdef int i, n = 18 if not is_fwd(pd) else 9
+    cdef int64_t dhc = d.weights_layer_desc.dims[4]
+    names[:] = [b"src_layer", b"src_iter", b"wei_layer", b"wei_iter", b"wei_peephole",
+                b"wei_proj", b"bias", b"dst_layer", b"dst_iter", b"diff_src_layer",
+                b"diff_src_iter", b"diff_wei_layer", b"diff_wei_iter", b"diff_wei_peephole",
+                b"diff_wei_proj", b"diff_bias", b"diff_dst_layer", b"diff_dst_iter"]
+    idx[:] = [0, 1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15, 16, 17, 18, 19, 20]
+    for i in range(n):
+        # the optional ones print where given; a diff where its forward one is
+        if desc_md(d, idx[i] - 11 if idx[i] >= 11 else idx[i]).ndims != 0:
+            vs_arg(&v.mds, pd, names[i], ARGS[idx[i]])
+    cydnnl_vs_printf(&v.aux, "alg:%s direction:%s activation:%s flags:%s",
+                     dnnl_alg_kind2str(d.cell_kind), dnnl_rnn_direction2str(d.direction),
+                     dnnl_alg_kind2str(d.activation_kind),
+                     <const char *>("O" if d.flags & dnnl_rnn_flags_diff_weights_overwrite
+                                    else ""))
+    cydnnl_vs_printf(&v.prb, "l%lldt%lldmb%lldsic%lldslc%llddhc%llddic%lld",
+                     <long long>d.weights_layer_desc.dims[0], <long long>d.src_layer_desc.dims[0],
+                     <long long>d.src_layer_desc.dims[1], <long long>d.weights_iter_desc.dims[2],
+                     <long long>d.weights_layer_desc.dims[2], <long long>dhc,
+                     <long long>(d.weights_projection_desc.dims[3]
+                                 if d.weights_projection_desc.ndims != 0 else dhc))
+
+
 # The family's registration: the GEMM driver per ISA level, then the
 # reference (the same driver with plain-loop products) last.
 cdef primitive_kind_t rnn_kind
 rnn_kind.kind = dnnl_rnn
 rnn_kind.query = rnn_query
+rnn_kind.verbose = rnn_verbose
 rnn_kind.md_arg = rnn_md_arg
 rnn_kind.arg_name = rnn_arg_name
 for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
@@ -482,10 +514,24 @@ cdef dnnl_status_t expect_dims(const md_t *md, const char *name, int nd, int64_t
     return dnnl_success
 
 
+cdef int64_t cell_gates(dnnl_alg_kind_t cell_kind) noexcept nogil:
+    """oneDNN's rnn::get_gates_count."""
+    if cell_kind == dnnl_vanilla_rnn:
+        return 1
+    return 4 if cell_kind == dnnl_vanilla_lstm else 3
+
+
+cdef inline bint is_augru(dnnl_alg_kind_t cell_kind) noexcept nogil:
+    return cell_kind == dnnl_vanilla_augru or cell_kind == dnnl_lbr_augru
+
+
 cdef dnnl_status_t check_dims(const rnn_desc_t *r) noexcept nogil:
-    """oneDNN's check_dim_consistency."""
+    """oneDNN's check_dim_consistency (the AUGRU cells keep their attention
+    where LSTM keeps the peephole weights, as oneDNN's rnn_desc_t does)."""
     cdef rnn_shape_t s
-    cdef int64_t D, G = 4
+    cdef int64_t D, G = cell_gates(r.cell_kind)
+    cdef int64_t GB = G + (1 if r.cell_kind == dnnl_lbr_gru or r.cell_kind == dnnl_lbr_augru
+                           else 0)
     cdef int m = 1 if r.direction == dnnl_bidirectional_concat else 2
     cdef dnnl_status_t st = dnnl_success
     cdef int i
@@ -499,7 +545,9 @@ cdef dnnl_status_t check_dims(const rnn_desc_t *r) noexcept nogil:
     D = 1 if (r.direction == dnnl_unidirectional_left2right
               or r.direction == dnnl_unidirectional_right2left) else 2
     m = 2 if r.direction == dnnl_bidirectional_concat else 1
-    if m * s.DIC != s.DLC or (s.L > 1 and m * s.SLC != s.DLC) or (s.T > 1 and s.SIC != s.DIC):
+    if m * s.DIC != s.DLC or (s.L > 1 and m * s.SLC != s.DLC) or (s.T > 1 and s.SIC != s.DIC) \
+            or (r.cell_kind != dnnl_vanilla_lstm and r.cell_kind != dnnl_vanilla_rnn
+                and s.SIC != s.DHC):
         return fail(dnnl_invalid_arguments, "rnn: inconsistent channels between src_layer, "
                     "weights_iter, weights_layer (or weights_projection) and dst_layer")
     cdef int64_t dims[22][5]
@@ -512,13 +560,17 @@ cdef dnnl_status_t check_dims(const rnn_desc_t *r) noexcept nogil:
     dims[3][:] = [s.L, D, s.SLC, G, s.DHC]
     dims[4][:] = [s.L, D, s.SIC, G, s.DHC]
     dims[5][:] = [s.L, D, 3, s.DHC, 0]
+    if is_augru(r.cell_kind):       # the attention
+        nds[5] = 3
+        dims[5][:] = [s.T, s.N, 1, 0, 0]
     dims[6][:] = [s.L, D, s.DHC, s.DIC, 0]
-    dims[7][:] = [s.L, D, G, s.DHC, 0]
+    dims[7][:] = [s.L, D, GB, s.DHC, 0]
     dims[8][:] = [s.T, s.N, s.DLC, 0, 0]
     dims[9][:] = [s.L, D, s.N, s.DIC, 0]
     dims[10][:] = [s.L, D, s.N, s.DHC, 0]
     for i in range(11):
         dims[11 + i][:] = dims[i]
+    nds[16] = nds[5]
     nds[19], nds[20], nds[21] = 3, 4, 4
     for i in range(22 if r.hdr.prop_kind == dnnl_backward else 11):
         if st == dnnl_success:
@@ -527,11 +579,13 @@ cdef dnnl_status_t check_dims(const rnn_desc_t *r) noexcept nogil:
     return st
 
 
-cdef dnnl_status_t init_desc(rnn_desc_t *r, dnnl_prop_kind_t prop_kind,
-                             dnnl_rnn_direction_t direction, int nmds,
-                             const dnnl_memory_desc **mds, unsigned flags) noexcept nogil:
-    """oneDNN's rnn_common_fwd_desc_init / rnn_common_bwd_desc_init for LSTM;
-    mds in ARGS order (11 forward, 22 backward)."""
+cdef dnnl_status_t init_desc(rnn_desc_t *r, dnnl_alg_kind_t cell_kind,
+                             dnnl_prop_kind_t prop_kind, dnnl_rnn_direction_t direction,
+                             int nmds, const dnnl_memory_desc **mds, unsigned flags,
+                             dnnl_alg_kind_t activation, float alpha, float beta) noexcept nogil:
+    """oneDNN's rnn_common_fwd_desc_init / rnn_common_bwd_desc_init; mds in
+    ARGS order (11 forward, 22 backward; an AUGRU's attention where LSTM has
+    its peephole weights)."""
     cdef int i
     cdef dnnl_status_t st
     cdef bint mandatory
@@ -543,9 +597,21 @@ cdef dnnl_status_t init_desc(rnn_desc_t *r, dnnl_prop_kind_t prop_kind,
             return st
     if direction < dnnl_unidirectional_left2right or direction > dnnl_bidirectional_sum:
         return fail(dnnl_invalid_arguments, "rnn: unknown direction")
+    if cell_kind == dnnl_vanilla_rnn and not (activation == dnnl_eltwise_relu or activation ==
+                                              dnnl_eltwise_tanh or
+                                              activation == dnnl_eltwise_logistic):
+        return fail(dnnl_invalid_arguments, "rnn: the activation of a vanilla RNN must be "
+                    "eltwise_relu, eltwise_tanh or eltwise_logistic")
+    if is_augru(cell_kind):
+        if direction != dnnl_unidirectional_left2right or mds[3].md.dims[0] != 1:
+            return fail(dnnl_invalid_arguments, "rnn: AUGRU runs one layer, left to right")
+        if opt(mds[5]) == NULL or (nmds == 22 and opt(mds[16]) == NULL):
+            return fail(dnnl_invalid_arguments, "rnn: AUGRU needs attention_desc (and "
+                        "diff_attention_desc)")
     # *_iter and *_iter_c come together; forward's optional ones with their diffs
-    if (opt(mds[1]) == NULL) != (opt(mds[2]) == NULL) or \
-            (opt(mds[9]) == NULL) != (opt(mds[10]) == NULL):
+    if cell_kind == dnnl_vanilla_lstm and (
+            (opt(mds[1]) == NULL) != (opt(mds[2]) == NULL) or
+            (opt(mds[9]) == NULL) != (opt(mds[10]) == NULL)):
         return fail(dnnl_invalid_arguments, "rnn: lstm needs *_iter and *_iter_c together")
     if nmds == 22:
         for i in range(11):
@@ -558,9 +624,12 @@ cdef dnnl_status_t init_desc(rnn_desc_t *r, dnnl_prop_kind_t prop_kind,
     memset(r, 0, sizeof(rnn_desc_t))
     r.hdr.primitive_kind = dnnl_rnn
     r.hdr.prop_kind = prop_kind
-    r.cell_kind = dnnl_vanilla_lstm
+    r.cell_kind = cell_kind
     r.direction = direction
     r.flags = flags
+    r.activation_kind = activation
+    r.alpha = alpha
+    r.beta = beta
     for i in range(nmds):
         if opt(mds[i]) != NULL:
             desc_md(r, i)[0] = mds[i].md
@@ -577,9 +646,13 @@ cdef dnnl_status_t create(dnnl_primitive_desc_t *primitive_desc, dnnl_engine_t e
     cdef arg_spec_t args[22]
     cdef int i, n = 0
     cdef bint fwd = nmds == 11
+    cdef int arg
     for i in range(nmds):
         if opt(mds[i]) != NULL:
-            args[n] = arg_spec_t(ARGS[i], ARG_OUTPUT if is_output(i, fwd) else ARG_INPUT,
+            arg = ARGS[i]
+            if is_augru(desc.cell_kind) and (i == 5 or i == 16):
+                arg = DNNL_ARG_AUGRU_ATTENTION if i == 5 else DNNL_ARG_DIFF_AUGRU_ATTENTION
+            args[n] = arg_spec_t(arg, ARG_OUTPUT if is_output(i, fwd) else ARG_INPUT,
                                  &mds[i].md)
             n += 1
     return pd_create(primitive_desc, engine, &desc.hdr, sizeof(rnn_desc_t), n, args, attr,
@@ -604,7 +677,8 @@ cdef dnnl_status_t dnnl_lstm_forward_primitive_desc_create(
     mds[:] = [src_layer_desc, src_iter_desc, src_iter_c_desc, weights_layer_desc,
               weights_iter_desc, weights_peephole_desc, weights_projection_desc, bias_desc,
               dst_layer_desc, dst_iter_desc, dst_iter_c_desc]
-    cdef dnnl_status_t st = init_desc(&desc, prop_kind, direction, 11, mds, flags)
+    cdef dnnl_status_t st = init_desc(&desc, dnnl_vanilla_lstm, prop_kind, direction, 11, mds,
+                                      flags, dnnl_alg_kind_undef, 0, 0)
     if st != dnnl_success:
         return st
     return create(primitive_desc, engine, &desc, 11, mds, NULL, attr)
@@ -642,7 +716,8 @@ cdef dnnl_status_t dnnl_lstm_backward_primitive_desc_create(
               diff_src_iter_desc, diff_src_iter_c_desc, diff_weights_layer_desc,
               diff_weights_iter_desc, diff_weights_peephole_desc, diff_weights_projection_desc,
               diff_bias_desc, diff_dst_layer_desc, diff_dst_iter_desc, diff_dst_iter_c_desc]
-    cdef dnnl_status_t st = init_desc(&desc, prop_kind, direction, 22, mds, flags)
+    cdef dnnl_status_t st = init_desc(&desc, dnnl_vanilla_lstm, prop_kind, direction, 22, mds,
+                                      flags, dnnl_alg_kind_undef, 0, 0)
     if st == dnnl_success:
         st = check_hint(hint_fwd_pd, dnnl_rnn, False)
     if st != dnnl_success:

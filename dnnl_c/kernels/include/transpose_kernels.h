@@ -1,0 +1,133 @@
+/* Transposes for reorders between channels-first and channels-last (or
+   channel-blocked) layouts: dst[j * ldd + i] = src[i * lds + j], i < rows,
+   j < cols, f32 or bf16 on either side (bf16 out rounds as
+   cydnnl_f32_to_bf16). Tiles of TV x TV go through registers: the transpose
+   of a 2^n square is the swap of its off-diagonal blocks at every scale
+   (halves, quarters, ... single elements), each swap one two-source shuffle
+   per row; the edges go element by element. Compiled once per ISA level
+   (kernels/isa/reorder_isa.c): the level's vectors set TV. */
+#ifndef CYDNNL_TRANSPOSE_KERNELS_H
+#define CYDNNL_TRANSPOSE_KERNELS_H
+#include "cydnnl_common.h"
+
+#if defined(__GNUC__) && defined(__AVX512F__)
+#define CYDNNL_TV 16
+#elif defined(__GNUC__) && defined(__AVX__)
+#define CYDNNL_TV 8
+#elif defined(__GNUC__) && defined(__SSE2__)
+#define CYDNNL_TV 4
+#else
+#define CYDNNL_TV 0
+#endif
+
+CYDNNL_INLINE float cydnnl_tr_get(const void *p, int64_t i, const int bf16) {
+    return bf16 ? cydnnl_bf16_to_f32(((const uint16_t *)p)[i]) : ((const float *)p)[i];
+}
+
+CYDNNL_INLINE void cydnnl_tr_put(void *p, int64_t i, float v, const int bf16) {
+    if (bf16)
+        ((uint16_t *)p)[i] = cydnnl_f32_to_bf16(v);
+    else
+        ((float *)p)[i] = v;
+}
+
+#if CYDNNL_TV
+typedef float cydnnl_tvf __attribute__((vector_size(4 * CYDNNL_TV)));
+typedef int32_t cydnnl_tvi __attribute__((vector_size(4 * CYDNNL_TV)));
+typedef uint32_t cydnnl_tvu __attribute__((vector_size(4 * CYDNNL_TV)));
+typedef uint16_t cydnnl_tvh __attribute__((vector_size(2 * CYDNNL_TV)));
+
+/* lane c of the two rows i and i + b (i & b == 0) after the swap of their
+   off-diagonal b-blocks, as indices into (row i, row i + b) */
+#define CYDNNL_TR_LO(c, b) (((c) & (b)) ? CYDNNL_TV + (c) - (b) : (c))
+#define CYDNNL_TR_HI(c, b) (((c) & (b)) ? CYDNNL_TV + (c) : (c) + (b))
+#if CYDNNL_TV == 16
+#define CYDNNL_TR_MASK(F, b)                                                              \
+    ((cydnnl_tvi){F(0, b), F(1, b), F(2, b), F(3, b), F(4, b), F(5, b), F(6, b), F(7, b), \
+                  F(8, b), F(9, b), F(10, b), F(11, b), F(12, b), F(13, b), F(14, b),     \
+                  F(15, b)})
+#elif CYDNNL_TV == 8
+#define CYDNNL_TR_MASK(F, b) \
+    ((cydnnl_tvi){F(0, b), F(1, b), F(2, b), F(3, b), F(4, b), F(5, b), F(6, b), F(7, b)})
+#else
+#define CYDNNL_TR_MASK(F, b) ((cydnnl_tvi){F(0, b), F(1, b), F(2, b), F(3, b)})
+#endif
+#define CYDNNL_TR_STAGE(r, b)                                                      \
+    for (int i = 0; i < CYDNNL_TV; ++i)                                            \
+        if (!(i & (b))) {                                                          \
+            cydnnl_tvf lo = r[i], hi = r[i + (b)];                                 \
+            r[i] = __builtin_shuffle(lo, hi, CYDNNL_TR_MASK(CYDNNL_TR_LO, b));     \
+            r[i + (b)] = __builtin_shuffle(lo, hi, CYDNNL_TR_MASK(CYDNNL_TR_HI, b)); \
+        }
+
+CYDNNL_INLINE cydnnl_tvf cydnnl_tr_load(const void *p, const int bf16) {
+    if (bf16) {
+        cydnnl_tvh h;
+        memcpy(&h, p, sizeof h);
+        return (cydnnl_tvf)(__builtin_convertvector(h, cydnnl_tvu) << 16);
+    }
+    cydnnl_tvf v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+CYDNNL_INLINE void cydnnl_tr_store(void *p, cydnnl_tvf v, const int bf16) {
+    if (bf16) {
+        cydnnl_tvu u = (cydnnl_tvu)v;
+        CYDNNL_BF16_ROUND_BITS(cydnnl_tvu, u, r, CYDNNL_SEL_VECTOR);
+        cydnnl_tvh h = __builtin_convertvector(r, cydnnl_tvh);
+        memcpy(p, &h, sizeof h);
+    } else {
+        memcpy(p, &v, sizeof v);
+    }
+}
+#endif
+
+static inline __attribute__((always_inline)) void cydnnl_transpose_dt(
+        const char *CYDNNL_RESTRICT s, int64_t lds, char *CYDNNL_RESTRICT d, int64_t ldd,
+        int64_t rows, int64_t cols, const int sbf, const int dbf) {
+    const int64_t ss = sbf ? 2 : 4, ds = dbf ? 2 : 4;
+    int64_t i0 = 0, j0 = 0;
+#if CYDNNL_TV
+    /* a band of TV dst rows at a time: whole lines of dst written together */
+    for (; j0 + CYDNNL_TV <= cols; j0 += CYDNNL_TV) {
+        for (i0 = 0; i0 + CYDNNL_TV <= rows; i0 += CYDNNL_TV) {
+            cydnnl_tvf r[CYDNNL_TV];
+            for (int i = 0; i < CYDNNL_TV; ++i)
+                r[i] = cydnnl_tr_load(s + ((i0 + i) * lds + j0) * ss, sbf);
+#if CYDNNL_TV == 16
+            CYDNNL_TR_STAGE(r, 8)
+#endif
+#if CYDNNL_TV >= 8
+            CYDNNL_TR_STAGE(r, 4)
+#endif
+            CYDNNL_TR_STAGE(r, 2)
+            CYDNNL_TR_STAGE(r, 1)
+            for (int j = 0; j < CYDNNL_TV; ++j)
+                cydnnl_tr_store(d + ((j0 + j) * ldd + i0) * ds, r[j], dbf);
+        }
+        for (int64_t j = j0; j < j0 + CYDNNL_TV; ++j)   /* rows past the last tile */
+            for (int64_t i = i0; i < rows; ++i)
+                cydnnl_tr_put(d, j * ldd + i, cydnnl_tr_get(s, i * lds + j, sbf), dbf);
+    }
+#endif
+    for (int64_t j = j0; j < cols; ++j)                 /* columns past the last band */
+        for (int64_t i = 0; i < rows; ++i)
+            cydnnl_tr_put(d, j * ldd + i, cydnnl_tr_get(s, i * lds + j, sbf), dbf);
+}
+
+/* src_bf16, dst_bf16: whether each side is bf16 (else f32) */
+CYDNNL_INLINE void cydnnl_transpose(const void *src, int src_bf16, int64_t lds, void *dst,
+                                    int dst_bf16, int64_t ldd, int64_t rows, int64_t cols) {
+    const char *s = (const char *)src;
+    char *d = (char *)dst;
+    if (src_bf16 && dst_bf16)
+        cydnnl_transpose_dt(s, lds, d, ldd, rows, cols, 1, 1);
+    else if (src_bf16)
+        cydnnl_transpose_dt(s, lds, d, ldd, rows, cols, 1, 0);
+    else if (dst_bf16)
+        cydnnl_transpose_dt(s, lds, d, ldd, rows, cols, 0, 1);
+    else
+        cydnnl_transpose_dt(s, lds, d, ldd, rows, cols, 0, 0);
+}
+#endif /* CYDNNL_TRANSPOSE_KERNELS_H */
