@@ -134,6 +134,7 @@ def extensions():
 
 # Every folder of dnnl_c is a package; its .pxd and .h files are installed so
 # that users' Cython code can cimport the API (and the headers it includes).
+# The type stubs (.pyi) and py.typed markers of dnnl and dnnl_c go too.
 PACKAGES = ["dnnl", "dnnl.benchdnn"] + sorted(
     os.path.dirname(p).replace(os.sep, ".")
     for p in glob.glob("dnnl_c/**/__init__.py", recursive=True))
@@ -142,7 +143,9 @@ setup(
     packages=PACKAGES,
     package_data=dict({pkg: ["*.pxd", "*.h", "include/*.h"] for pkg in PACKAGES
                        if not pkg.startswith("dnnl.") and pkg != "dnnl"},
-                      **{"dnnl.benchdnn": ["inputs/*/*", "inputs/README.md"]}),
+                      **{"dnnl": ["*.pyi", "py.typed"],
+                         "dnnl_c": ["*.pxd", "*.h", "*.pyi", "py.typed"],
+                         "dnnl.benchdnn": ["inputs/*/*", "inputs/README.md"]}),
     ext_modules=extensions(),
     cmdclass={"build_ext": BuildExt},
     zip_safe=False,

@@ -28,6 +28,7 @@ from dnnl._engine import engine  # noqa: F401
 from dnnl._stream import stream  # noqa: F401
 from dnnl._attr import (accumulation_mode, fpmath_mode, post_ops,  # noqa: F401
                         primitive_attr, quantization_mode, rounding_mode, scratchpad_mode)
+from dnnl._memory_desc import desc as _desc  # noqa: F401 (dnnl.memory.desc)
 from dnnl._memory import data_type_of, memory, numpy_dtype  # noqa: F401
 from dnnl._primitive import primitive, primitive_desc, primitive_desc_base  # noqa: F401
 from dnnl._reorder import reorder  # noqa: F401

@@ -5,8 +5,9 @@ import dnnl_c as c
 
 
 class error(Exception):
-    """oneDNN's dnnl::error: `status` is the dnnl_status_t, `message` says
-    what failed and why."""
+    """What a failing call of the object layer raises: `status` is the
+    dnnl_status_t (dnnl.status), `message` says what failed and why.
+    oneDNN's dnnl::error."""
 
     def __init__(self, status, message):
         super().__init__(message)
@@ -14,6 +15,7 @@ class error(Exception):
         self.message = message
 
     def what(self):
+        """The message, as C++'s what()."""
         return self.message
 
     @staticmethod
@@ -23,3 +25,12 @@ class error(Exception):
         if status != c.dnnl_success:
             reason = c.cydnnl_last_error()
             raise error(status, "%s: %s" % (message, reason) if reason else message)
+
+    def __repr__(self):
+        return "dnnl.error(%s, %r)" % (c.dnnl_status2str(self.status), self.message)
+
+    def __reduce__(self):
+        return (error, (self.status, self.message))
+
+
+error.__module__ = "dnnl"     # where pickle finds it

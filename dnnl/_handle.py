@@ -13,14 +13,18 @@ class _wrapper:
     _h = None
 
     def get(self, allow_empty=False):
+        """The dnnl_c handle (for the C-style API); raises dnnl.error when
+        the object is empty, unless allow_empty (then None)."""
         if not self._h and not allow_empty:
             raise error(c.dnnl_invalid_arguments, "object is not initialized")
         return self._h
 
 
 class handle(_wrapper):
-    """Owns a dnnl_c handle RAII-style: destroyed when the last reference
-    to this object goes, unless the handle is weak (borrowed)."""
+    """The base of the object-layer classes that own a dnnl_c handle
+    (engine, stream, memory, primitive_attr, primitive descriptors,
+    primitives): the handle is destroyed when the last reference to the
+    object goes, unless it is weak (borrowed). oneDNN's dnnl::handle."""
 
     _destroy = None
 
@@ -29,6 +33,8 @@ class handle(_wrapper):
         self._weak = weak
 
     def reset(self, c_handle, weak=False):
+        """Takes another dnnl_c handle (weak: borrowed, never destroyed),
+        releasing the one held."""
         self._release()
         self._h = c_handle
         self._weak = weak
@@ -55,6 +61,9 @@ class handle(_wrapper):
         return result if result is NotImplemented else not result
 
     __hash__ = object.__hash__
+
+    def __repr__(self):
+        return "<%s%s>" % (_type_name(self), "" if self._h else " empty")
 
 
 def _type_name(obj):

@@ -1,87 +1,73 @@
 """dnnl.lrn_forward and dnnl.lrn_backward."""
 
 import dnnl_c as c
-from dnnl._attr import primitive_attr
 from dnnl._engine import engine
-from dnnl._error import error
 from dnnl._handle import _c
-from dnnl._memory import desc
-from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc
-
-
-def _trailing(args, attr, allow_empty, usage):
-    """C++'s optional `attr, allow_empty` after the required arguments, given
-    positionally or by keyword."""
-    rest = list(args)
-    if rest:
-        attr = rest.pop(0)
-    if rest:
-        allow_empty = rest.pop(0)
-    if rest or (attr is not None and not isinstance(attr, primitive_attr)) \
-            or not isinstance(allow_empty, bool):
-        raise error(c.dnnl_invalid_arguments, "unexpected arguments; %s" % usage)
-    return attr, allow_empty
+from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc
 
 
 class lrn_forward(primitive):
-    """oneDNN's dnnl::lrn_forward."""
+    """Local response normalization, forward: each value divided by
+    (k + alpha / n * sum of squares over its local_size neighbours) ** beta,
+    across channels or within a channel. oneDNN's dnnl::lrn_forward."""
 
     class primitive_desc(primitive_desc):
-        """(engine, prop_kind, algorithm, src_desc, dst_desc, local_size, alpha, beta, k
-        [, attr[, allow_empty]]), or over a dnnl_c lrn forward pd handle."""
+        """The descriptor of an LRN forward primitive: (aengine, aprop_kind,
+        aalgorithm, src_desc, dst_desc, local_size, alpha, beta, k[, attr]
+        [, allow_empty]); positions or C++ parameter names. Also wraps a
+        dnnl_c pd handle."""
 
-        _usage = ("lrn_forward.primitive_desc takes (engine, prop_kind, algorithm, src_desc, "
-                  "dst_desc, local_size, alpha, beta, k[, attr[, allow_empty]])")
+        _signatures = _overloads(
+            "lrn_forward.primitive_desc",
+            "aengine, aprop_kind, aalgorithm, src_desc, dst_desc, local_size, alpha, beta, k, "
+            "attr, allow_empty")
 
-        def __init__(self, *args, attr=None, allow_empty=False):
+        def __init__(self, *args, **kwargs):
             super().__init__()
             if _wrap_c_pd(self, args, c.dnnl_lrn,
-                          (c.dnnl_forward_training, c.dnnl_forward_inference)):
+                          (c.dnnl_forward_training, c.dnnl_forward_inference), kwargs):
                 return
-            if len(args) < 9:
-                raise error(c.dnnl_invalid_arguments, self._usage)
-            eng, pk, alg, src_md, dst_md, local_size, alpha, beta, k = args[:9]
-            attr, allow_empty = _trailing(args[9:], attr, allow_empty, self._usage)
+            a = self._signatures.bind(args, kwargs)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_lrn_forward_primitive_desc_create(
-                pd, _c(eng, "engine", engine), pk, alg, _c(src_md, "src_desc", desc),
-                _c(dst_md, "dst_desc", desc), local_size, alpha, beta, k, _c(attr))
-            self._create(st, pd, "an lrn forward propagation primitive", allow_empty)
+                pd, _c(a["aengine"], "aengine", engine), a["aprop_kind"], a["aalgorithm"],
+                a["src_desc"].get(), a["dst_desc"].get(), a["local_size"], a["alpha"],
+                a["beta"], a["k"], _c(a["attr"]))
+            self._create(st, pd, "an lrn forward propagation primitive", a["allow_empty"])
 
     def __init__(self, pd=None):
+        """The primitive of a primitive_desc (empty without one)."""
         super().__init__(pd)
 
 
 class lrn_backward(primitive):
-    """oneDNN's dnnl::lrn_backward."""
+    """The gradient of local response normalization: diff_src from
+    diff_dst and the forward's src. oneDNN's dnnl::lrn_backward."""
 
     class primitive_desc(primitive_desc):
-        """(engine, algorithm, diff_src_desc, diff_dst_desc, src_desc, local_size, alpha,
-        beta, k, hint_fwd_pd[, attr[, allow_empty]]), or over a dnnl_c lrn backward pd
-        handle."""
+        """The descriptor of an LRN backward primitive: (aengine, aalgorithm,
+        diff_src_desc, diff_dst_desc, src_desc, local_size, alpha, beta, k,
+        hint_fwd_pd[, attr][, allow_empty]); positions or C++ parameter
+        names. Also wraps a dnnl_c pd handle."""
 
-        _usage = ("lrn_backward.primitive_desc takes (engine, algorithm, diff_src_desc, "
-                  "diff_dst_desc, src_desc, local_size, alpha, beta, k, hint_fwd_pd"
-                  "[, attr[, allow_empty]])")
+        _signatures = _overloads(
+            "lrn_backward.primitive_desc",
+            "aengine, aalgorithm, diff_src_desc, diff_dst_desc, src_desc, local_size, alpha, "
+            "beta, k, hint_fwd_pd, attr, allow_empty", hint=lrn_forward.primitive_desc)
 
-        def __init__(self, *args, attr=None, allow_empty=False):
+        def __init__(self, *args, **kwargs):
             super().__init__()
-            if _wrap_c_pd(self, args, c.dnnl_lrn, (c.dnnl_backward_data,)):
+            if _wrap_c_pd(self, args, c.dnnl_lrn, (c.dnnl_backward_data,), kwargs):
                 return
-            if len(args) < 10:
-                raise error(c.dnnl_invalid_arguments, self._usage)
-            eng, alg, diff_src_md, diff_dst_md, src_md, local_size, alpha, beta, k, hint = \
-                args[:10]
-            if not isinstance(hint, lrn_forward.primitive_desc):
-                raise error(c.dnnl_invalid_arguments, "lrn_backward: hint_fwd_pd must be an "
-                            "lrn_forward.primitive_desc")
-            attr, allow_empty = _trailing(args[10:], attr, allow_empty, self._usage)
+            a = self._signatures.bind(args, kwargs)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_lrn_backward_primitive_desc_create(
-                pd, _c(eng, "engine", engine), alg, _c(diff_src_md, "diff_src_desc", desc),
-                _c(diff_dst_md, "diff_dst_desc", desc), _c(src_md, "src_desc", desc),
-                local_size, alpha, beta, k, _c(hint), _c(attr))
-            self._create(st, pd, "an lrn backward propagation primitive", allow_empty)
+                pd, _c(a["aengine"], "aengine", engine), a["aalgorithm"],
+                a["diff_src_desc"].get(), a["diff_dst_desc"].get(), a["src_desc"].get(),
+                a["local_size"], a["alpha"], a["beta"], a["k"], _c(a["hint_fwd_pd"]),
+                _c(a["attr"]))
+            self._create(st, pd, "an lrn backward propagation primitive", a["allow_empty"])
 
     def __init__(self, pd=None):
+        """The primitive of a primitive_desc (empty without one)."""
         super().__init__(pd)

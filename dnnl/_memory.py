@@ -1,6 +1,7 @@
-"""dnnl.memory and dnnl.memory.desc (oneDNN's dnnl::memory), and the bridge
-to NumPy: dtype mapping, views of plain layouts, write()/read() of any
-layout."""
+"""dnnl.memory (oneDNN's dnnl::memory) and its bridges: NumPy (dtype
+mapping, zero-copy views of plain layouts, write()/read() of any layout) and
+DLPack (__dlpack__ and memory.from_dlpack, shared with PyTorch, NumPy,
+JAX, ... without copies)."""
 
 import numbers
 
@@ -8,9 +9,9 @@ import numpy as np
 
 import dnnl_c as c
 from dnnl._engine import engine
-from dnnl._enums import _enum
 from dnnl._error import error
-from dnnl._handle import _c, _type_name, _wrapper, handle
+from dnnl._handle import _c, _type_name, handle
+from dnnl._memory_desc import data_type, desc, format_kind, format_tag
 from dnnl._stream import stream
 
 try:
@@ -25,6 +26,7 @@ _NP_OF_DT = {
     c.dnnl_s8: np.dtype(np.int8), c.dnnl_u8: np.dtype(np.uint8),
     c.dnnl_s64: np.dtype(np.int64), c.dnnl_boolean: np.dtype(np.bool_),
 }
+_KDLCPU = 1          # DLPack's device type of host memory
 
 
 def numpy_dtype(data_type):
@@ -50,200 +52,25 @@ def data_type_of(dtype):
     raise error(c.dnnl_invalid_arguments, "no dnnl data type for NumPy dtype %s" % dtype)
 
 
-def _list(values, name):
-    """A dims-like argument as a list (its length is ndims); dnnl_c checks
-    each entry."""
-    if isinstance(values, (str, bytes)):
-        values = None
-    try:
-        return list(values)
-    except TypeError:
-        raise error(c.dnnl_invalid_arguments, "%s must be a sequence of ints, not %s"
-                    % (name, _type_name(values))) from None
-
-
-class desc(_wrapper):
-    """oneDNN's dnnl::memory::desc: desc(), desc(dims, data_type, format_tag),
-    desc(dims, data_type, strides), desc(blob) (bytes from get_blob()), or
-    desc.host_scalar(data_type). Equality is by value."""
-
-    def __init__(self, *args, allow_empty=False):
-        self._h = None
-        if len(args) == 1 and isinstance(args[0], c.dnnl_memory_desc_t):
-            self._h = args[0]
-            return
-        h = c.dnnl_memory_desc_t()
-        if len(args) == 1 and isinstance(args[0], (bytes, bytearray, memoryview, list)):
-            blob = bytes(args[0])
-            st = c.dnnl_memory_desc_create_with_blob(h, blob)
-            if st != c.dnnl_success and allow_empty:
-                return
-            error.wrap_c_api(st, "could not create a memory descriptor from blob")
-            self._h = h
-            return
-        if not args:
-            st = c.dnnl_memory_desc_create_with_tag(h, 0, [], c.dnnl_data_type_undef,
-                                                    c.dnnl_format_tag_undef)
-        elif len(args) == 3:
-            dims, data_type, layout = args
-            dims = _list(dims, "dims")
-            if isinstance(layout, numbers.Integral):          # a format_tag
-                st = c.dnnl_memory_desc_create_with_tag(h, len(dims), dims, data_type, layout)
-            elif isinstance(layout, (str, bytes)) or not hasattr(layout, "__len__"):
-                raise error(c.dnnl_invalid_arguments,
-                            "memory.desc: the third argument must be a memory.format_tag or a "
-                            "list of strides, not %s" % _type_name(layout))
-            else:
-                strides = _list(layout, "strides")
-                if len(strides) != len(dims):
-                    raise error(c.dnnl_invalid_arguments,
-                                "memory.desc: %d strides for %d dims" % (len(strides), len(dims)))
-                st = c.dnnl_memory_desc_create_with_strides(h, len(dims), dims, data_type,
-                                                            strides)
-        else:
-            raise error(c.dnnl_invalid_arguments, "memory.desc takes (), (dims, data_type, "
-                        "format_tag) or (dims, data_type, strides)")
-        if st != c.dnnl_success and allow_empty:
-            return
-        error.wrap_c_api(st, "could not construct a memory descriptor")
-        self._h = h
-
-    def __del__(self):
-        if getattr(self, "_h", None):
-            c.dnnl_memory_desc_destroy(self._h)
-
-    def _derived(self, fn, what, allow_empty, *args):
-        h = c.dnnl_memory_desc_t()
-        st = fn(h, self.get(), *args)
-        if st != c.dnnl_success and allow_empty:
-            empty = desc.__new__(desc)
-            empty._h = None
-            return empty
-        error.wrap_c_api(st, what)
-        return desc(h)
-
-    def submemory_desc(self, adims, offsets, allow_empty=False):
-        return self._derived(c.dnnl_memory_desc_create_submemory,
-                             "could not construct a sub-memory", allow_empty,
-                             _list(adims, "dims"), _list(offsets, "offsets"))
-
-    def reshape(self, adims, allow_empty=False):
-        adims = _list(adims, "dims")
-        return self._derived(c.dnnl_memory_desc_reshape,
-                             "could not reshape a memory descriptor", allow_empty,
-                             len(adims), adims)
-
-    def permute_axes(self, permutation, allow_empty=False):
-        return self._derived(c.dnnl_memory_desc_permute_axes,
-                             "could not permute axes of a memory descriptor", allow_empty,
-                             _list(permutation, "permutation"))
-
-    def _query(self, what, default):
-        out = [default]
-        if c.dnnl_memory_desc_query(self.get(), what, out) != c.dnnl_success:
-            return default
-        return out[0]
-
-    def get_ndims(self):
-        return self._query(c.dnnl_query_ndims_s32, 0)
-
-    def get_dims(self):
-        return list(self._query(c.dnnl_query_dims, ()))
-
-    def get_data_type(self):
-        return memory.data_type(self._query(c.dnnl_query_data_type, 0))
-
-    def get_format_kind(self):
-        return memory.format_kind(self._query(c.dnnl_query_format_kind, 0))
-
-    def get_padded_dims(self):
-        return list(self._query(c.dnnl_query_padded_dims, ()))
-
-    def get_padded_offsets(self):
-        return list(self._query(c.dnnl_query_padded_offsets, ()))
-
-    def get_submemory_offset(self):
-        return self._query(c.dnnl_query_submemory_offset_s64, 0)
-
-    def get_strides(self):
-        return list(self._query(c.dnnl_query_strides, ()))
-
-    def get_inner_nblks(self):
-        return self._query(c.dnnl_query_inner_nblks_s32, 0)
-
-    def get_inner_blks(self):
-        return list(self._query(c.dnnl_query_inner_blks, ()))
-
-    def get_inner_idxs(self):
-        return list(self._query(c.dnnl_query_inner_idxs, ()))
-
-    def get_size(self, index=0):
-        return c.dnnl_memory_desc_get_size_v2(self.get(), index)
-
-    def get_num_handles(self):
-        out = [0]
-        c.dnnl_memory_desc_query_v2(self.get(), c.dnnl_query_num_handles_s32, 0, out)
-        return out[0]
-
-    def get_blob(self):
-        """The descriptor as bytes, which desc(blob) turns back into it."""
-        size = [None]
-        error.wrap_c_api(c.dnnl_memory_desc_get_blob(None, size, self.get()),
-                         "could not get memory descriptor blob size")
-        blob = bytearray(size[0])
-        error.wrap_c_api(c.dnnl_memory_desc_get_blob(blob, size, self.get()),
-                         "could not get memory descriptor blob")
-        return bytes(blob)
-
-    @staticmethod
-    def host_scalar(adata_type):
-        """A descriptor of one value of adata_type on the host."""
-        h = c.dnnl_memory_desc_t()
-        error.wrap_c_api(c.dnnl_memory_desc_create_host_scalar(h, adata_type),
-                         "could not create a memory descriptor describing host side scalar")
-        return desc(h)
-
-    def is_zero(self):
-        return self.get_ndims() == 0
-
-    def __eq__(self, other):
-        if not isinstance(other, desc):
-            return NotImplemented
-        return c.dnnl_memory_desc_equal(self.get(allow_empty=True),
-                                        other.get(allow_empty=True)) != 0
-
-    def __ne__(self, other):
-        result = self.__eq__(other)
-        return result if result is NotImplemented else not result
-
-    __hash__ = None
-
-    def __repr__(self):
-        if not self._h:
-            return "memory.desc(<empty>)"
-        if self.is_zero():
-            return "memory.desc()"
-        return "memory.desc(%s, %s)" % (self.get_dims(), c.cydnnl_md2str(self._h))
-
-
 class memory(handle):
-    """oneDNN's dnnl::memory. memory(md, eng) allocates (zero-filled);
-    memory(md, eng, buffer) works on a NumPy array or other writable buffer
-    without copying and keeps it alive; memory(md, eng, None) has no buffer
-    until set_data_handle. numpy.asarray(mem) views plain layouts;
-    write()/read() move NumPy arrays in and out of any layout."""
+    """A tensor: a memory descriptor, an engine and a buffer. oneDNN's
+    dnnl::memory.
+
+    memory(md, aengine) allocates a zero-filled buffer; memory(md, aengine,
+    handle) works on a NumPy array or another writable, C-contiguous buffer
+    of md's data type (or raw bytes) without copying, and keeps it alive;
+    memory(md, aengine, None) has no buffer until set_data_handle();
+    memory(md, value) with md = memory.desc.host_scalar(...) holds one value
+    on the host.
+    numpy.asarray(mem) and DLPack consumers (torch.from_dlpack,
+    numpy.from_dlpack) view a plain layout in place; write() and read() move
+    NumPy arrays in and out of any layout."""
 
     desc = desc
     dims = list
-    data_type = _enum("data_type", "dnnl_data_type_t", "dnnl_",
-                      {"dnnl_data_type_undef": "undef"})
-    format_tag = _enum("format_tag", "dnnl_format_tag_t", "dnnl_",
-                       {"dnnl_format_tag_undef": "undef", "dnnl_format_tag_any": "any"})
-    format_kind = _enum("format_kind", "dnnl_format_kind_t", "dnnl_",
-                        {"dnnl_format_kind_undef": "undef", "dnnl_format_kind_any": "any",
-                         "dnnl_format_kind_opaque": "opaque",
-                         "dnnl_format_kind_sparse": "sparse",
-                         "dnnl_format_kind_host_scalar": "host_scalar"})
+    data_type = data_type
+    format_tag = format_tag
+    format_kind = format_kind
     _destroy = staticmethod(c.dnnl_memory_destroy)
 
     def __init__(self, md=None, aengine=None, handle=c.DNNL_MEMORY_ALLOCATE):
@@ -265,6 +92,7 @@ class memory(handle):
         self._h = h
 
     def get_desc(self):
+        """The memory's descriptor (a copy)."""
         md = c.dnnl_memory_desc_t()
         error.wrap_c_api(c.dnnl_memory_get_memory_desc(self.get(), md),
                          "could not get a memory descriptor from a memory object")
@@ -274,29 +102,35 @@ class memory(handle):
         return desc(clone)
 
     def get_engine(self):
+        """The engine the memory lives on."""
         e = c.dnnl_engine_t()
         error.wrap_c_api(c.dnnl_memory_get_engine(self.get(), e),
                          "could not get an engine from a memory object")
         return engine(c_engine=e, weak=True)
 
     def get_data_handle(self, index=0):
-        """A dnnl_c.data_handle (a buffer over the data), or None."""
+        """A dnnl_c.data_handle (a buffer over the data, which keeps it
+        alive), or None when the memory has no buffer."""
         out = [None]
         error.wrap_c_api(c.dnnl_memory_get_data_handle_v2(self.get(), out, index),
                          "could not get a native handle from a memory object")
         return out[0]
 
     def set_data_handle(self, handle, index=0):
+        """Points the memory at another buffer (as for the constructor), or
+        at none (None)."""
         error.wrap_c_api(c.dnnl_memory_set_data_handle_v2(self.get(), handle, index),
                          "could not set native handle of a memory object")
 
     def map_data(self, index=0):
+        """The data handle, for host access (memories live on the host)."""
         out = [None]
         error.wrap_c_api(c.dnnl_memory_map_data_v2(self.get(), out, index),
                          "could not map memory object data")
         return out[0]
 
     def unmap_data(self, mapped_ptr=None, index=0):
+        """Ends a map_data() (nothing to do on the host)."""
         error.wrap_c_api(c.dnnl_memory_unmap_data_v2(self.get(), mapped_ptr, index),
                          "could not unmap memory object data")
 
@@ -308,18 +142,26 @@ class memory(handle):
         return out[0]
 
     def set_host_scalar_value(self, value):
+        """Sets the value of a host scalar memory."""
         error.wrap_c_api(c.dnnl_memory_set_host_scalar_value(self.get(), value),
                          "could not set host scalar value to a memory object")
 
     @staticmethod
     def data_type_size(adata_type):
+        """The bytes one element of adata_type takes."""
         return c.dnnl_data_type_size(adata_type)
 
+    # ------------------------------------------------------------ NumPy
+
     def __array__(self, dtype=None, copy=None):
+        """A NumPy view of a plain layout (strides and offset0 as the
+        descriptor says), in the memory's dtype; another dtype, or
+        copy=True, gives a copy (copy=False refuses it)."""
         view = _plain_view(self)
         if dtype is not None and np.dtype(dtype) != view.dtype:
             if copy is False:
-                raise ValueError("a view in another dtype needs a copy")
+                raise ValueError("a view of a %s memory as %s needs a copy"
+                                 % (view.dtype, np.dtype(dtype)))
             return view.astype(dtype)
         return view.copy() if copy else view
 
@@ -349,15 +191,87 @@ class memory(handle):
         _reorder_with_numpy(out, dt, self, False)
         return out
 
+    # ------------------------------------------------------------ DLPack
 
-desc.__qualname__ = "memory.desc"   # as messages name it
+    def __dlpack_device__(self):
+        """DLPack's (device type, device id) of the memory: (1, 0), the
+        host."""
+        self.get()
+        return (_KDLCPU, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The memory as a DLPack capsule, for torch.from_dlpack,
+        numpy.from_dlpack and other consumers: the tensor shares the
+        memory's buffer (a plain layout: strides, no blocks) and keeps it
+        alive. max_version >= (1, 0) gives a versioned capsule; copy=True
+        exports a copy."""
+        if stream is not None and stream != -1:
+            raise error(c.dnnl_invalid_arguments,
+                        "__dlpack__: stream must be None for host memory, not %r" % (stream,))
+        if dl_device is not None and tuple(dl_device) != (_KDLCPU, 0):
+            raise error(c.dnnl_invalid_arguments,
+                        "__dlpack__: the memory is on the host (1, 0), not %r" % (dl_device,))
+        src = self
+        if copy:
+            src = memory(self.get_desc(), self.get_engine())
+            _copy(self, src)
+        versioned = max_version is not None and tuple(max_version)[:1] >= (1,)
+        out = [None]
+        error.wrap_c_api(c.cydnnl_memory_get_dlpack(src.get(), versioned, out),
+                         "could not export a memory to DLPack")
+        return out[0]
+
+    @staticmethod
+    def from_dlpack(x, aengine=None, *, copy=None):
+        """A memory over the tensor of x, any object with __dlpack__ (a
+        torch.Tensor, a NumPy array, a memory) or a DLPack capsule, sharing
+        its buffer: writes through either side show on the other, and the
+        memory keeps the tensor alive. The descriptor has the tensor's dims,
+        strides and data type; aengine defaults to a CPU engine. copy=True
+        gives a memory of its own."""
+        if aengine is None:
+            aengine = _default_stream().get_engine()
+        capsule = x
+        if hasattr(x, "__dlpack__"):
+            if hasattr(x, "__dlpack_device__"):
+                device = tuple(x.__dlpack_device__())
+                if device[0] != _KDLCPU:
+                    raise error(c.dnnl_unimplemented, "memory.from_dlpack: the tensor is on "
+                                "DLPack device %r; memories are host memory" % (device,))
+            try:
+                capsule = x.__dlpack__(max_version=(1, 0))
+            except TypeError:          # a producer of the older protocol
+                capsule = x.__dlpack__()
+        mem = memory()
+        h = c.dnnl_memory_t()
+        error.wrap_c_api(c.cydnnl_memory_create_from_dlpack(h, _c(aengine, "aengine", engine),
+                                                            capsule),
+                         "could not create a memory from a DLPack tensor")
+        mem._h = h
+        if copy:
+            own = memory(mem.get_desc(), aengine)
+            _copy(mem, own)
+            return own
+        return mem
+
+    def __repr__(self):
+        if not self._h:
+            return "<dnnl.memory empty>"
+        md = self.get_desc()
+        if md.get_format_kind() == format_kind.host_scalar:
+            return "<dnnl.memory host_scalar %s %r>" % (md.get_data_type().name,
+                                                        self.get_host_scalar_value())
+        md = md._describe() if not md.is_zero() else "zero"
+        return "<dnnl.memory %s %s%s>" % (md, self.get_engine().get_kind().name,
+                                          "" if self.get_data_handle() is not None
+                                          else " no data")
 
 
 def _plain_view(mem):
     md = mem.get_desc()
     if md.is_zero():
         return np.empty((0,), dtype=np.float32)
-    if md.get_format_kind() != memory.format_kind.blocked or md.get_inner_nblks() != 0:
+    if md.get_format_kind() != format_kind.blocked or md.get_inner_nblks() != 0:
         raise error(c.dnnl_invalid_arguments,
                     "memory has the blocked layout %s; a NumPy view needs a plain layout "
                     "(use memory.read(), or reorder to a plain layout)"
@@ -381,14 +295,9 @@ def _default_stream():
     return _default[1]
 
 
-def _reorder_with_numpy(array, data_type, mem, to_memory):
-    """Reorders between a C-contiguous NumPy array and a memory. Calls the C
-    API's reorder directly: dnnl.reorder sits above memory and is built on it."""
-    if array.size == 0:
-        return
-    plain = desc(list(array.shape), data_type, [s // array.itemsize for s in array.strides])
-    user = memory(plain, mem.get_engine(), array.reshape(-1).view(np.uint8))
-    src, dst = (user, mem) if to_memory else (mem, user)
+def _reorder(src, dst):
+    """Runs a reorder from memory src to memory dst. Calls the C API
+    directly: dnnl.reorder sits above memory and is built on it."""
     src_md, dst_md = src.get_desc(), dst.get_desc()  # alive until the pd is made
     pd = c.dnnl_primitive_desc_t()
     error.wrap_c_api(c.dnnl_reorder_primitive_desc_create(
@@ -405,3 +314,22 @@ def _reorder_with_numpy(array, data_type, mem, to_memory):
                          "could not execute a primitive")
     finally:
         c.dnnl_primitive_destroy(prim)
+
+
+def _copy(src, dst):
+    """dst = src, two memories of one descriptor (a reorder copies any
+    layout and data type; a plain byte copy would miss strides)."""
+    if src.get_desc().get_size() and src.get_data_handle() is not None:
+        _reorder(src, dst)
+
+
+def _reorder_with_numpy(array, data_type, mem, to_memory):
+    """Reorders between a C-contiguous NumPy array and a memory."""
+    if array.size == 0:
+        return
+    plain = desc(list(array.shape), data_type, [s // array.itemsize for s in array.strides])
+    user = memory(plain, mem.get_engine(), array.reshape(-1).view(np.uint8))
+    if to_memory:
+        _reorder(user, mem)
+    else:
+        _reorder(mem, user)

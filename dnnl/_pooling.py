@@ -1,82 +1,76 @@
 """dnnl.pooling_forward and dnnl.pooling_backward."""
 
 import dnnl_c as c
-from dnnl._attr import primitive_attr
 from dnnl._engine import engine
-from dnnl._error import error
-from dnnl._handle import _c, _type_name
-from dnnl._memory import desc
-from dnnl._primitive import _wrap_c_pd, primitive, primitive_desc
+from dnnl._handle import _c
+from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc
 
 
-def _attr_arg(rest, what):
-    if len(rest) > 1 or (rest and rest[0] is not None
-                         and not isinstance(rest[0], primitive_attr)):
-        raise error(c.dnnl_invalid_arguments, "%s: unexpected arguments: %s"
-                    % (what, ", ".join(_type_name(a) for a in rest)))
-    return rest[0] if rest else None
+def _dims(a):
+    return a["strides"], a["kernel"], a["dilation"], a["padding_l"], a["padding_r"]
 
 
 class pooling_forward(primitive):
-    """oneDNN's dnnl::pooling_forward."""
+    """Max or average pooling, forward, over 1-D, 2-D or 3-D windows.
+    oneDNN's dnnl::pooling_forward."""
 
     class primitive_desc(primitive_desc):
-        """(engine, prop_kind, algorithm, src_desc, dst_desc, strides, kernel, dilation,
-        padding_l, padding_r[, attr]), or over a dnnl_c pooling forward pd handle."""
+        """The descriptor of a pooling forward primitive: (aengine,
+        aprop_kind, aalgorithm, src_desc, dst_desc, strides, kernel, dilation,
+        padding_l, padding_r[, attr][, allow_empty]); positions or C++
+        parameter names. Also wraps a dnnl_c pd handle."""
 
-        def __init__(self, *args, allow_empty=False):
+        _signatures = _overloads(
+            "pooling_forward.primitive_desc",
+            "aengine, aprop_kind, aalgorithm, src_desc, dst_desc, strides, kernel, dilation, "
+            "padding_l, padding_r, attr, allow_empty")
+
+        def __init__(self, *args, **kwargs):
             super().__init__()
             if _wrap_c_pd(self, args, c.dnnl_pooling,
-                          (c.dnnl_forward_training, c.dnnl_forward_inference)):
+                          (c.dnnl_forward_training, c.dnnl_forward_inference), kwargs):
                 return
-            what = "pooling_forward.primitive_desc"
-            if len(args) not in (10, 11):
-                raise error(c.dnnl_invalid_arguments,
-                            "%s takes (engine, prop_kind, algorithm, src_desc, dst_desc, "
-                            "strides, kernel, dilation, padding_l, padding_r[, attr])" % what)
-            eng, pk, alg, src_md, dst_md = args[:5]
-            dims = args[5:10]        # dnnl_c checks them: lists of ints
-            attr = _attr_arg(args[10:], what)
+            a = self._signatures.bind(args, kwargs)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_pooling_forward_primitive_desc_create(
-                pd, _c(eng, "engine", engine), pk, alg, _c(src_md, "src_desc", desc),
-                _c(dst_md, "dst_desc", desc), *dims, _c(attr))
-            self._create(st, pd, "a pooling forward propagation primitive", allow_empty)
+                pd, _c(a["aengine"], "aengine", engine), a["aprop_kind"], a["aalgorithm"],
+                a["src_desc"].get(), a["dst_desc"].get(), *_dims(a), _c(a["attr"]))
+            self._create(st, pd, "a pooling forward propagation primitive", a["allow_empty"])
 
     def __init__(self, pd=None):
+        """The primitive of a primitive_desc (empty without one)."""
         super().__init__(pd)
 
 
 class pooling_backward(primitive):
-    """oneDNN's dnnl::pooling_backward."""
+    """The gradient of pooling: diff_src from diff_dst (and, for max, the
+    forward's workspace). oneDNN's dnnl::pooling_backward."""
 
     class primitive_desc(primitive_desc):
-        """(engine, algorithm, diff_src_desc, diff_dst_desc, strides, kernel, dilation,
-        padding_l, padding_r, hint_fwd_pd[, attr]), or over a dnnl_c pooling backward
-        pd handle."""
+        """The descriptor of a pooling backward primitive: (aengine,
+        aalgorithm, diff_src_desc, diff_dst_desc, strides, kernel, dilation,
+        padding_l, padding_r, hint_fwd_pd[, attr][, allow_empty]); positions
+        or C++ parameter names. Also wraps a dnnl_c pd handle."""
 
-        def __init__(self, *args, allow_empty=False):
+        _signatures = _overloads(
+            "pooling_backward.primitive_desc",
+            "aengine, aalgorithm, diff_src_desc, diff_dst_desc, strides, kernel, dilation, "
+            "padding_l, padding_r, hint_fwd_pd, attr, allow_empty",
+            hint=pooling_forward.primitive_desc)
+
+        def __init__(self, *args, **kwargs):
             super().__init__()
-            if _wrap_c_pd(self, args, c.dnnl_pooling, (c.dnnl_backward_data,)):
+            if _wrap_c_pd(self, args, c.dnnl_pooling, (c.dnnl_backward_data,), kwargs):
                 return
-            what = "pooling_backward.primitive_desc"
-            if len(args) not in (10, 11):
-                raise error(c.dnnl_invalid_arguments,
-                            "%s takes (engine, algorithm, diff_src_desc, diff_dst_desc, "
-                            "strides, kernel, dilation, padding_l, padding_r, hint_fwd_pd"
-                            "[, attr])" % what)
-            eng, alg, diff_src_md, diff_dst_md = args[:4]
-            dims = args[4:9]
-            hint = args[9]
-            if not isinstance(hint, pooling_forward.primitive_desc):
-                raise error(c.dnnl_invalid_arguments,
-                            "%s: hint_fwd_pd must be a pooling_forward.primitive_desc" % what)
-            attr = _attr_arg(args[10:], what)
+            a = self._signatures.bind(args, kwargs)
             pd = c.dnnl_primitive_desc_t()
             st = c.dnnl_pooling_backward_primitive_desc_create(
-                pd, _c(eng, "engine", engine), alg, _c(diff_src_md, "diff_src_desc", desc),
-                _c(diff_dst_md, "diff_dst_desc", desc), *dims, hint.get(), _c(attr))
-            self._create(st, pd, "a pooling backward propagation primitive", allow_empty)
+                pd, _c(a["aengine"], "aengine", engine), a["aalgorithm"],
+                a["diff_src_desc"].get(), a["diff_dst_desc"].get(), *_dims(a),
+                _c(a["hint_fwd_pd"]), _c(a["attr"]))
+            self._create(st, pd, "a pooling backward propagation primitive",
+                         a["allow_empty"])
 
     def __init__(self, pd=None):
+        """The primitive of a primitive_desc (empty without one)."""
         super().__init__(pd)

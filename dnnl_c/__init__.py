@@ -23,6 +23,7 @@ from dnnl_c.api.misc import *  # noqa: F401,F403
 from dnnl_c.api.cpu_isa import *  # noqa: F401,F403
 from dnnl_c.api.service import *  # noqa: F401,F403
 from dnnl_c.api.gemm import *  # noqa: F401,F403
+from dnnl_c.api.dlpack import *  # noqa: F401,F403
 # the primitive families, a line each
 from dnnl_c.primitives.reorder.api import *  # noqa: F401,F403
 from dnnl_c.primitives.convolution.api import *  # noqa: F401,F403

@@ -36,7 +36,7 @@ def c_style(a):
         check(c.dnnl_primitive_destroy(prim))
         check(c.dnnl_primitive_desc_destroy(pd))
     check(c.dnnl_stream_wait(stream))
-    handle = [None]
+    handle: list = [None]               # C's void *, filled by the call
     check(c.dnnl_memory_get_data_handle(mems[2], handle))
     out = np.frombuffer(handle[0], np.float32).reshape(dims[0], dims[2], dims[3], dims[1])
     out = out.transpose(0, 3, 1, 2).copy()

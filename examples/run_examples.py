@@ -10,6 +10,14 @@ EXAMPLES = [
     "c_style/cpu_cnn_training_f32.py",
     "cpp_style/cnn_training_bf16.py",
     "cpp_style/rnn_training_f32.py",
+    "cpp_style/getting_started.py",
+    "cpp_style/memory_format_propagation.py",
+    "cpp_style/primitives/convolution.py",
+    "cpp_style/primitives/eltwise.py",
+    "cpp_style/primitives/lrn.py",
+    "cpp_style/primitives/pooling.py",
+    "cpp_style/primitives/reorder.py",
+    "cpp_style/primitives/lstm.py",
     "reorder_demo.py",
 ]
 

@@ -28,7 +28,8 @@ def to_layout(array, tag):
     padded = [-(-n // bl) * bl for n, bl in zip(array.shape, blocks)]
     a = np.zeros(padded, dtype=array.dtype)
     a[tuple(slice(0, n) for n in array.shape)] = array
-    shape, axes = [], {}
+    shape: list = []
+    axes: dict = {}
     for d in range(ndims):
         subs = [b for b, dd in inner if dd == d]
         axes[d] = list(range(len(shape), len(shape) + 1 + len(subs)))
@@ -50,7 +51,8 @@ def from_layout(buffer, tag, dims):
     for b, d in inner:
         blocks[d] *= b
     padded = [-(-n // bl) * bl for n, bl in zip(dims, blocks)]
-    shape, axes = [], {}
+    shape: list = []
+    axes: dict = {}
     for d in range(ndims):
         subs = [b for b, dd in inner if dd == d]
         axes[d] = list(range(len(shape), len(shape) + 1 + len(subs)))
@@ -124,7 +126,7 @@ def reorder(eng, strm, src_md, src_mem, dst_md, dst_mem):
 
 
 def memory_bytes(mem):
-    h = [None]
+    h: list = [None]
     check(c.dnnl_memory_get_data_handle(mem, h))
     return np.frombuffer(h[0], dtype=np.uint8)
 

@@ -20,6 +20,7 @@ def load(style, name):
     sys.path.insert(0, os.path.dirname(path))
     try:
         spec = importlib.util.spec_from_file_location("example_" + name, path)
+        assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
@@ -54,7 +55,7 @@ def test_c_style_main_prints_passed(capsys):
 def test_cpp_style_cnn_training_bf16(batch):
     ex = load("cpp_style", "cnn_training_bf16")
     import dnnl
-    results = {}
+    results: dict = {}
     ex.simple_net(dnnl.engine.kind.cpu, batch=batch, n_iter=1, results=results)
     n = np.arange
     src = bf16_round(np.sin(n(batch * 3 * 227 * 227, dtype=np.float32))).reshape(

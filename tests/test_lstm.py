@@ -41,13 +41,13 @@ def np_lstm(a, direction):
     c_last = np.zeros((nl, nd, n, dhc))
     inp = [x] * nd      # each direction's stack reads its own layer below
     for li in range(nl):
-        outs = []
+        outs: list = []
         for d in range(nd):
             l2r = direction == L2R or (direction in (CONCAT, SUM) and d == 0)
             h = a["src_iter"][li, d] if a.get("src_iter") is not None else np.zeros((n, sic))
             cs = a["src_iter_c"][li, d] if a.get("src_iter_c") is not None \
                 else np.zeros((n, dhc))
-            hs = [None] * t_len
+            hs: list = [None] * t_len
             for t in (range(t_len) if l2r else reversed(range(t_len))):
                 g = inp[d][t] @ wl[li, d].reshape(-1, 4 * dhc) + h @ wi[li, d].reshape(-1, 4 * dhc)
                 if b is not None:
@@ -85,7 +85,7 @@ def np_grads(a, direction, dd):
     for name in INPUTS:
         if a.get(name) is None:
             continue
-        base = {k: (None if v is None else v.astype(np.float64)) for k, v in a.items()}
+        base: dict = {k: (None if v is None else v.astype(np.float64)) for k, v in a.items()}
         g = np.zeros_like(base[name])
         flat, gflat = base[name].reshape(-1), g.reshape(-1)
         for i in range(flat.size):
@@ -128,7 +128,8 @@ def mds_for(s, dt=c.dnnl_f32, tag=None):
 def fwd_pd(eng, prop, direction, mds, flags=0):
     pd = c.dnnl_primitive_desc_t()
     st = c.dnnl_lstm_forward_primitive_desc_create(
-        pd, eng, prop, direction, *[mds.get(n) for n in FWD_NAMES], flags, None)
+        pd, eng, prop, direction, *[mds.get(n) for n in FWD_NAMES], flags,  # type: ignore[call-arg]
+        None)
     return st, pd
 
 
@@ -136,7 +137,8 @@ def bwd_pd(eng, direction, mds, dmds, hint, flags=0):
     pd = c.dnnl_primitive_desc_t()
     st = c.dnnl_lstm_backward_primitive_desc_create(
         pd, eng, c.dnnl_backward, direction, *[mds.get(n) for n in FWD_NAMES],
-        *[dmds.get("diff_" + n) for n in FWD_NAMES], flags, hint, None)
+        *[dmds.get("diff_" + n) for n in FWD_NAMES], flags, hint,  # type: ignore[call-arg]
+        None)
     return st, pd
 
 
@@ -394,7 +396,8 @@ def test_impl_walk(eng):
     s = shapes(1, 1, 2, 2, 3, 4)
     st, pd = fwd_pd(eng, c.dnnl_forward_inference, L2R, mds_for(s))
     check(st)
-    seen, info = [], [None]
+    seen: list = []
+    info: list = [None]
     while True:
         check(c.dnnl_primitive_desc_query(pd, c.dnnl_query_impl_info_str, 0, info))
         seen.append(info[0])

@@ -76,6 +76,10 @@ def test_sdist_wheel_roundtrip_in_a_fresh_venv(tmp_path):
         assert len(modules) == n_pyx, (len(modules), n_pyx)
         assert any(p.endswith("dnnl.pxd") for p in zf.namelist())
         assert "dnnl/benchdnn/inputs/conv/shapes_alexnet" in zf.namelist()
+        # typed: the stubs and the markers ship
+        for p in ("dnnl/py.typed", "dnnl_c/py.typed", "dnnl/__init__.pyi", "dnnl/_memory.pyi",
+                  "dnnl/_enums.pyi", "dnnl_c/__init__.pyi"):
+            assert p in zf.namelist(), p
 
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", str(venv)])

@@ -21,7 +21,7 @@ def ones(*dims):
 
 def test_rnn_training_f32_against_numpy_and_unsplit_runs(eng, strm, capsys):
     ex = load("cpp_style", "rnn_training_f32")
-    res = {}
+    res: dict = {}
     ex.simple_net(dnnl.engine.kind.cpu, 1, res)
     assert "per iteration" in capsys.readouterr().out
     assert all(i.startswith("gemm:") for i in res["impls"]), res["impls"]
@@ -85,7 +85,7 @@ def _run_on_random_data(monkeypatch, Cs, seed=4, scale=0.5):
     fake = _RandomFull(seed, scale)
     monkeypatch.setattr(ex, "np", fake)
     monkeypatch.setattr(ex, "common_feature_size", Cs)
-    res = {}
+    res: dict = {}
     ex.simple_net(dnnl.engine.kind.cpu, 1, res)
     T0, T1, N0, N1 = ex.T0, ex.T1, ex.N0, ex.N1
     (src, wl, _wi, bias, _ldst, _rdst, diff_src0, dwl0, db0, diff_dst) = fake.made

@@ -9,6 +9,7 @@ or one-element lists for plain values (C's `&n_fwd` is `n_fwd` = [0]).
 import os
 import sys
 import time
+from typing import Any, Optional
 
 import numpy as np
 
@@ -51,7 +52,7 @@ def init_net_data(data, dim, dims):
 class args_t:
     def __init__(self):
         self.nargs = 0
-        self.args = None
+        self.args: Any = None      # a list of dnnl_exec_arg_t once prepared
 
 
 def prepare_arg_node(node, nargs):
@@ -124,7 +125,8 @@ def simple_net(n_iter=10):
 
     # build a simple net
     n_fwd, n_bwd = [0], [0]
-    net_fwd, net_bwd = [None] * 10, [None] * 10
+    net_fwd: list[Any] = [None] * 10      # C's dnnl_primitive_t net_fwd[10]
+    net_bwd: list[Any] = [None] * 10
     net_fwd_args, net_bwd_args = [args_t() for _ in range(10)], [args_t() for _ in range(10)]
 
     ndims = 4
@@ -174,9 +176,12 @@ def simple_net(n_iter=10):
 
     if True:
         # create data descriptors for convolution w/ no specified format
-        conv_src_md, conv_weights_md, conv_bias_md, conv_dst_md = (
-            dnnl_memory_desc_t(), dnnl_memory_desc_t(), dnnl_memory_desc_t(),
-            dnnl_memory_desc_t())
+        # (Optional: C's block scope ends here; the names are reused below for
+        # queried descriptors, which may be NULL)
+        conv_src_md: Optional[dnnl_memory_desc_t] = dnnl_memory_desc_t()
+        conv_weights_md: Optional[dnnl_memory_desc_t] = dnnl_memory_desc_t()
+        conv_bias_md = dnnl_memory_desc_t()
+        conv_dst_md: Optional[dnnl_memory_desc_t] = dnnl_memory_desc_t()
         CHECK(dnnl_memory_desc_create_with_tag(conv_src_md, ndims, conv_user_src_sizes,
                                                dnnl_f32, dnnl_format_tag_any))
         CHECK(dnnl_memory_desc_create_with_tag(conv_weights_md, ndims, conv_user_weights_sizes,
@@ -331,7 +336,7 @@ def simple_net(n_iter=10):
         pool_src_md = lrn_dst_md
 
         # create descriptors for dst pooling data
-        pool_dst_md = dnnl_memory_desc_t()
+        pool_dst_md: Optional[dnnl_memory_desc_t] = dnnl_memory_desc_t()
         CHECK(dnnl_memory_desc_create_with_tag(pool_dst_md, 4, pool_dst_sizes, dnnl_f32,
                                                dnnl_format_tag_any))
 
@@ -493,9 +498,11 @@ def simple_net(n_iter=10):
         # memory descriptors should be in format `any` to allow backward
         # convolution for
         # weights to chose the format it prefers for best performance
-        conv_diff_src_md, conv_diff_weights_md, conv_diff_bias_md, conv_diff_dst_md = (
-            dnnl_memory_desc_t(), dnnl_memory_desc_t(), dnnl_memory_desc_t(),
-            dnnl_memory_desc_t())
+        # (Optional: as above)
+        conv_diff_src_md: Optional[dnnl_memory_desc_t] = dnnl_memory_desc_t()
+        conv_diff_weights_md: Optional[dnnl_memory_desc_t] = dnnl_memory_desc_t()
+        conv_diff_bias_md: Optional[dnnl_memory_desc_t] = dnnl_memory_desc_t()
+        conv_diff_dst_md: Optional[dnnl_memory_desc_t] = dnnl_memory_desc_t()
         CHECK(dnnl_memory_desc_create_with_tag(conv_diff_src_md, 4, conv_user_src_sizes,
                                                dnnl_f32, dnnl_format_tag_any))
         CHECK(dnnl_memory_desc_create_with_tag(conv_diff_weights_md, 4, conv_user_weights_sizes,
@@ -585,8 +592,8 @@ def simple_net(n_iter=10):
         n_bwd[0] += 1
 
     # output from backward stream
-    net_diff_weights = [None]
-    net_diff_bias = [None]
+    net_diff_weights: list[Any] = [None]   # C's void *, filled by the call
+    net_diff_bias: list[Any] = [None]
 
     stream = dnnl_stream_t()
     CHECK(dnnl_stream_create(stream, engine, dnnl_stream_default_flags))
@@ -598,7 +605,7 @@ def simple_net(n_iter=10):
                                          net_fwd_args[i].args))
 
         # Update net_diff_dst
-        net_output = [None]  # output from forward stream:
+        net_output: list[Any] = [None]  # output from forward stream:
         CHECK(dnnl_memory_get_data_handle(pool_user_dst_memory, net_output))
         # ...user updates net_diff_dst using net_output...
         # some user defined func update_diff_dst(net_diff_dst, net_output)

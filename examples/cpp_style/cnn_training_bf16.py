@@ -26,8 +26,10 @@ def simple_net(engine_kind, batch=32, n_iter=1, results=None):
     s = stream(eng)
 
     # Vector of primitives and their execute arguments
-    net_fwd, net_bwd = [], []
-    net_fwd_args, net_bwd_args = [], []
+    net_fwd: list[primitive] = []
+    net_bwd: list[primitive] = []
+    net_fwd_args: list[dict[int, memory]] = []
+    net_bwd_args: list[dict[int, memory]] = []
 
     # float data type is used for user data
     net_src = np.empty(batch * 3 * 227 * 227, np.float32)

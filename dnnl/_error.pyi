@@ -1,0 +1,9 @@
+from typing import Any
+
+class error(Exception):
+    status: int
+    message: str
+    def __init__(self, status: int, message: str) -> None: ...
+    def what(self) -> str: ...
+    @staticmethod
+    def wrap_c_api(status: int, message: str) -> None: ...

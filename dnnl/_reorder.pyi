@@ -1,0 +1,33 @@
+from typing import Mapping, Optional, overload
+
+from dnnl._attr import primitive_attr
+from dnnl._engine import engine
+from dnnl._memory import memory
+from dnnl._memory_desc import desc
+from dnnl._primitive import primitive, primitive_desc_base
+from dnnl._stream import stream
+from dnnl_c import dnnl_primitive_desc_t
+
+class reorder(primitive):
+    class primitive_desc(primitive_desc_base):
+        @overload
+        def __init__(self, pd: dnnl_primitive_desc_t) -> None: ...
+        @overload
+        def __init__(self, src_engine: engine, src_md: desc, dst_engine: engine, dst_md: desc,
+                     attr: Optional[primitive_attr] = ..., allow_empty: bool = ...) -> None: ...
+        @overload
+        def __init__(self, src: memory, dst: memory, attr: Optional[primitive_attr] = ...,
+                     allow_empty: bool = ...) -> None: ...
+        def get_src_engine(self) -> engine: ...
+        def get_dst_engine(self) -> engine: ...
+    @overload
+    def __init__(self) -> None: ...
+    @overload
+    def __init__(self, pd: reorder.primitive_desc) -> None: ...
+    @overload
+    def __init__(self, src: memory, dst: memory,
+                 attr: Optional[primitive_attr] = ...) -> None: ...
+    @overload
+    def execute(self, astream: stream, args: Mapping[int, memory]) -> None: ...
+    @overload
+    def execute(self, astream: stream, src: memory, dst: memory) -> None: ...
