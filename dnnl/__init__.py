@@ -42,4 +42,4 @@ from dnnl._rnn_cells import (augru_backward, augru_forward, gru_backward,  # noq
                              gru_forward, lbr_augru_backward, lbr_augru_forward,
                              lbr_gru_backward, lbr_gru_forward, vanilla_rnn_backward,
                              vanilla_rnn_forward)
-from dnnl._gemm import gemm_bf16bf16f32, sgemm  # noqa: F401
+from dnnl._gemm import gemm_bf16bf16f32, gemm_s8s8s32, gemm_u8s8s32, sgemm  # noqa: F401

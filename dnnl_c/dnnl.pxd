@@ -149,6 +149,8 @@ from dnnl_c.core cimport (
     cydnnl_primitive_cache_get_size,
     dnnl_sgemm,
     dnnl_gemm_bf16bf16f32,
+    dnnl_gemm_u8s8s32,
+    dnnl_gemm_s8s8s32,
     cydnnl_gemm_isa,
     dnnl_set_verbose,
     dnnl_verbose_profiling_enabled,

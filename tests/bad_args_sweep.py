@@ -237,10 +237,14 @@ def _special_value(pool, fn_name, name):
     }
     if "gemm" in fn_name:
         bf16 = "bf16" in fn_name
+        ab = {"bf16": np.uint16, "u8s8": np.uint8, "s8s8": np.int8}
+        a_dt = next((v for k, v in ab.items() if k in fn_name), np.float32)
+        int8 = a_dt in (np.uint8, np.int8)
         gemm = {"transa": "N", "transb": "N", "M": 2, "N": 2, "K": 2, "lda": 2, "ldb": 2,
-                "ldc": 2, "bf16": 0, "C": np.zeros(4, np.float32),
-                "A": np.ones(4, np.uint16 if bf16 else np.float32),
-                "B": np.ones(4, np.uint16 if bf16 else np.float32)}
+                "ldc": 2, "bf16": 0, "offsetc": "F", "ao": 0, "bo": 0,
+                "co": np.zeros(4, np.int32),
+                "C": np.zeros(4, np.int32 if int8 else np.float32), "A": np.ones(4, a_dt),
+                "B": np.ones(4, np.int8 if int8 else (np.uint16 if bf16 else np.float32))}
         if name in gemm:
             return gemm[name]
     if name == "arg" and "precomputed" in fn_name:

@@ -10,8 +10,8 @@ tests/data/api/onednn_api_names.py from PyPI's onednn-devel):
 What is missing is printed (`pytest -s`, or `python test_api_coverage.py`),
 must be listed in README.md's "Not provided" section (and nothing there may
 exist), and may only be of the kinds README gives as not provided: primitive
-kinds this library does not implement, sparse and grouped memory, the
-experimental profiling API and the int8 GEMM functions. The common API
+kinds this library does not implement, sparse and grouped memory and the
+experimental profiling API. The common API
 (attributes, post-ops, memory, engine, stream, version, verbose, primitive
 cache, ISA, service) is complete."""
 
@@ -31,14 +31,12 @@ OTHER_KINDS = ("batch_normalization", "binary", "concat", "deconvolution", "grou
                "resampling", "shuffle", "softmax", "sum")
 ALLOWED_C = [r"dnnl_(%s)_\w*primitive_desc_create(_v2)?" % "|".join(OTHER_KINDS),
              r"dnnl_memory_desc_create_with_(csr|coo|packed|grouped)_encoding",   # sparse
-             r"dnnl_(reset_profiling|query_profiling_data)",                      # experimental
-             r"dnnl_gemm_[us]8s8s32"]                                             # int8 BLAS
+             r"dnnl_(reset_profiling|query_profiling_data)"]                      # experimental
 ALLOWED_CPP = [r"struct (%s)\w*" % "|".join(OTHER_KINDS),
                r"method memory::desc (csr|coo|packed|grouped|get_nnz|get_sparse_encoding)",
                r"enum memory::sparse_encoding",
                r"enum normalization_flags",        # the normalization primitives' flags
-               r"(enum profiling_data_kind|function (reset_profiling|get_profiling_data))",
-               r"function gemm_[us]8s8s32"]
+               r"(enum profiling_data_kind|function (reset_profiling|get_profiling_data))"]
 
 
 def c_names():

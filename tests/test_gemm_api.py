@@ -1,5 +1,6 @@
 """dnnl_sgemm and dnnl_gemm_bf16bf16f32 (dnnl_c, dnnl.pxd from Cython without
-the GIL, and dnnl.sgemm / dnnl.gemm_bf16bf16f32) against NumPy: odd shapes,
+the GIL, and dnnl.sgemm / dnnl.gemm_bf16bf16f32), and the int8 GEMMs, against
+NumPy: odd shapes,
 both transposes ('N'/'T'/'n'/'t'), alpha, beta (0 over NaN), leading
 dimensions wider than the matrices, empty products, and the status codes of
 bad arguments. They run on the GEMM kernel of the best level this process
@@ -164,3 +165,74 @@ def test_from_cython_without_the_gil(cy):
     want = bf16_to_f32(ab).T.astype(np.float64) @ bf16_to_f32(bb)
     np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-4)
     assert cy.bad_gemm_calls() == (c.dnnl_invalid_arguments,) * 4
+
+
+# ------------------------------------------------------------ int8
+
+def igemm_ref(a, b, ao, bo, alpha, beta, c, co, offsetc):
+    """oneDNN's gemm_s8x8s32 from its definition, in exact integers then double."""
+    m, n = c.shape
+    acc = (a.astype(np.int64) - ao) @ (b.astype(np.int64) - bo)
+    off = {"F": np.full((m, n), co[0]), "C": np.repeat(co[:m, None], n, 1),
+           "R": np.repeat(co[None, :n], m, 0)}[offsetc.upper()]
+    v = alpha * acc.astype(np.float64) + off + (beta * c.astype(np.float64) if beta else 0)
+    return np.clip(np.rint(v), -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+
+
+@pytest.mark.parametrize("signed", [False, True])
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (5, 7, 3), (33, 17, 70), (4, 130, 9)])
+@pytest.mark.parametrize("ta,tb,offsetc", [("N", "N", "F"), ("T", "N", "C"), ("n", "t", "r"),
+                                           ("T", "T", "c")])
+def test_int8_gemm(signed, m, n, k, ta, tb, offsetc):
+    rng = np.random.default_rng(m * n + k)
+    a = rng.integers(-128 if signed else 0, 128 if signed else 256, (m, k)).astype(
+        np.int8 if signed else np.uint8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    pad = 2
+
+    def stored_int(x, trans):       # row-major, transposed when trans, `pad` wider
+        phys = x.T if trans else x
+        buf = np.zeros((phys.shape[0], phys.shape[1] + pad), x.dtype)
+        buf[:, :phys.shape[1]] = phys
+        return buf
+
+    abuf, bbuf = stored_int(a, ta in "Tt"), stored_int(b, tb in "Tt")
+    co = rng.integers(-1000, 1000, max(m, n)).astype(np.int32)
+    ao, bo = (3 if signed else 7), -2
+    fn = c.dnnl_gemm_s8s8s32 if signed else c.dnnl_gemm_u8s8s32
+    for alpha, beta in ((1.0, 0.0), (0.5, 1.0), (-2.0, 0.25)):
+        cmat = rng.integers(-10000, 10000, (m, n)).astype(np.int32)
+        cbuf = np.full((m, n + pad), 99, np.int32)
+        cbuf[:, :n] = cmat
+        st = fn(ta, tb, offsetc, m, n, k, alpha, abuf.reshape(-1), abuf.shape[1], ao,
+                bbuf.reshape(-1), bbuf.shape[1], bo, beta, cbuf.reshape(-1), n + pad, co)
+        assert st == c.dnnl_success, c.cydnnl_last_error()
+        np.testing.assert_array_equal(cbuf[:, :n],
+                                      igemm_ref(a, b, ao, bo, alpha, beta, cmat, co, offsetc))
+        assert np.all(cbuf[:, n:] == 99)
+
+
+def test_int8_gemm_saturates_and_objects():
+    a = np.full((1, 4), 255, np.uint8)
+    b = np.full((4, 1), 127, np.int8)
+    out = np.zeros(1, np.int32)
+    co = np.zeros(1, np.int32)
+    assert dnnl.gemm_u8s8s32("N", "N", "F", 1, 1, 4, 1e6, a, 4, 0, b, 1, 0, 0.0, out, 1, co) == \
+        dnnl.status.success
+    assert out[0] == 2 ** 31 - 1
+    assert dnnl.gemm_s8s8s32("N", "N", "F", 1, 1, 4, -1e8, a.view(np.int8) * 0 + 1, 4, 0, b, 1,
+                             0, 0.0, out, 1, co) == dnnl.status.success
+    assert out[0] == -2 ** 31
+    A, B = np.ones(8, np.uint8), np.ones(8, np.int8)
+    C, CO = np.zeros(8, np.int32), np.zeros(8, np.int32)
+    for args, why in [
+            (("N", "N", "X", 2, 2, 2, 1.0, A, 2, 0, B, 2, 0, 0.0, C, 2, CO), "offsetc"),
+            (("N", "N", "F", 2, 2, 2, 1.0, A, 2, 300, B, 2, 0, 0.0, C, 2, CO), "ao"),
+            (("N", "N", "F", 2, 2, 2, 1.0, A, 2, 0, B, 2, 200, 0.0, C, 2, CO), "bo"),
+            (("N", "N", "R", 2, 3, 2, 1.0, A, 2, 0, B, 3, 0, 0.0, C, 3, CO[:2]), "co"),
+            (("N", "N", "F", 2, 2, 2, 1.0, A.view(np.int8), 2, 0, B, 2, 0, 0.0, C, 2, CO), "uint8"),
+            (("N", "N", "F", 2, 2, 2, 1.0, A, 2, 0, B, 2, 0, 0.0, C.astype(np.float32), 2, CO),
+             "int32"),
+            (("N", "N", "F", 2, 2, 2, 1.0, A, 1, 0, B, 2, 0, 0.0, C, 2, CO), "lda")]:
+        assert c.dnnl_gemm_u8s8s32(*args) == c.dnnl_invalid_arguments, why
+        assert why in c.cydnnl_last_error()

@@ -1,11 +1,12 @@
-# The Python-level dnnl_sgemm and dnnl_gemm_bf16bf16f32: A, B and C are
+# The Python-level dnnl_sgemm, dnnl_gemm_bf16bf16f32 and the int8 GEMMs: A, B
+# and C (and the int8 ones' co) are
 # C-contiguous buffers (NumPy arrays) of the functions' element types, each
 # big enough for the matrix its dims and leading dimension describe; the
 # product runs without the GIL.
 
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBuffer_IsContiguous,
                              PyBUF_WRITABLE, PyBUF_STRIDES, PyBUF_FORMAT)
-from libc.stdint cimport int64_t, uint16_t
+from libc.stdint cimport int64_t, uint16_t, uint8_t, int8_t, int32_t
 
 cimport dnnl_c.core as c
 from dnnl_c.dnnl_types cimport *
@@ -121,6 +122,72 @@ def dnnl_gemm_bf16bf16f32(transa, transb, M, N, K, alpha, A, lda, B, ldb, beta, 
     """The same with A and B bf16 (ml_dtypes.bfloat16 or uint16 arrays of
     the bits) and C float32."""
     return _gemm(True, transa, transb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)
+
+
+cdef _igemm(bint a_signed, transa, transb, offsetc, M, N, K, alpha, A, lda, ao, B, ldb, bo,
+            beta, C, ldc, co):
+    cdef char ta, tb, oc
+    cdef int64_t m, n, k, la, lb, lc
+    cdef int a_off, b_off
+    cdef float al, be
+    cdef _matrix a, b, cm, off
+    cdef dnnl_status_t st
+    c.cydnnl_clear_error()
+    try:
+        ta, tb = _trans(transa, "transa"), _trans(transb, "transb")
+        oc = _trans(offsetc, "offsetc")
+        m, n, k = _int(M, "M"), _int(N, "N"), _int(K, "K")
+        la, lb, lc = _int(lda, "lda"), _int(ldb, "ldb"), _int(ldc, "ldc")
+        al, be = _float(alpha, "alpha"), _float(beta, "beta")
+        a_off = _int32(ao, "ao")
+        b_off = _int32(bo, "bo")
+        if not (-128 <= a_off <= 127 if a_signed else 0 <= a_off <= 255):
+            _fail("ao = %d does not fit in %s" % (a_off, "int8" if a_signed else "uint8"))
+        if not -128 <= b_off <= 127:
+            _fail("bo = %d does not fit in int8" % b_off)
+        ok = (ta in b"NnTt" and tb in b"NnTt" and m >= 0 and n >= 0 and k >= 0
+              and la >= max(1, m if ta in b"Tt" else k) and lb >= max(1, k if tb in b"Tt" else n)
+              and lc >= max(1, n))
+        # uint8's buffer format is that of raw bytes
+        a = _matrix(A, "A", (("i", 1),) if a_signed else (("u", 1), "raw"),
+                    "int8 values" if a_signed else "uint8 values", False,
+                    _extent(ta in b"Tt", m, k, la) if ok else 0)
+        b = _matrix(B, "B", (("i", 1),), "int8 values", False,
+                    _extent(tb in b"Tt", k, n, lb) if ok else 0)
+        cm = _matrix(C, "C", (("i", 4),), "int32 values", True,
+                     _extent(False, m, n, lc) if ok else 0)
+        need = {b"F": 1, b"C": m, b"R": n}.get(bytes([oc]).upper(), 0) if ok else 0
+        off = _matrix(co, "co", (("i", 4),), "int32 values", False, need)
+    except Exception as err:
+        return _bad(err)
+    with nogil:
+        if a_signed:
+            st = c.dnnl_gemm_s8s8s32(ta, tb, oc, m, n, k, al, <const int8_t *>a.view.buf, la,
+                                     <int8_t>a_off, <const int8_t *>b.view.buf, lb,
+                                     <int8_t>b_off, be, <int32_t *>cm.view.buf, lc,
+                                     <const int32_t *>off.view.buf)
+        else:
+            st = c.dnnl_gemm_u8s8s32(ta, tb, oc, m, n, k, al, <const uint8_t *>a.view.buf, la,
+                                     <uint8_t>a_off, <const int8_t *>b.view.buf, lb,
+                                     <int8_t>b_off, be, <int32_t *>cm.view.buf, lc,
+                                     <const int32_t *>off.view.buf)
+    return st
+
+
+def dnnl_gemm_u8s8s32(transa, transb, offsetc, M, N, K, alpha, A, lda, ao, B, ldb, bo, beta,
+                      C, ldc, co):
+    """Row-major C (int32) = alpha * (op(A) - ao) . (op(B) - bo) + beta * C + co,
+    A uint8, B int8; offsetc 'F' (co holds 1 value), 'C' (M values, one per
+    row of C) or 'R' (N values, one per column); rounded and saturated."""
+    return _igemm(False, transa, transb, offsetc, M, N, K, alpha, A, lda, ao, B, ldb, bo, beta,
+                  C, ldc, co)
+
+
+def dnnl_gemm_s8s8s32(transa, transb, offsetc, M, N, K, alpha, A, lda, ao, B, ldb, bo, beta,
+                      C, ldc, co):
+    """The same with A int8."""
+    return _igemm(True, transa, transb, offsetc, M, N, K, alpha, A, lda, ao, B, ldb, bo, beta,
+                  C, ldc, co)
 
 
 def cydnnl_gemm_isa(bf16):

@@ -1,9 +1,10 @@
-# dnnl_sgemm and dnnl_gemm_bf16bf16f32 (see gemm.pxd), as oneDNN's
-# src/common/gemm.cpp: the arguments checked as its check_gemm_input does
-# (in row-major terms), then the product on the GEMM kernel of the best ISA
-# level the CPU and the ISA limit allow, all threads splitting C.
+# dnnl_sgemm, dnnl_gemm_bf16bf16f32 and the int8 ones (see gemm.pxd), as
+# oneDNN's src/common/gemm.cpp: the arguments checked as its check_gemm_input
+# does (in row-major terms), then the product: the floating-point ones on the
+# GEMM kernel of the best ISA level the CPU and the ISA limit allow, all
+# threads splitting C; the int8 ones on the integer kernel (kernels/igemm).
 
-from libc.stdint cimport uint16_t
+from libc.stdint cimport uint16_t, uint8_t, int8_t, int32_t
 from libc.stdio cimport snprintf
 
 from dnnl_c.core.types cimport *
@@ -11,6 +12,7 @@ from dnnl_c.core.verbose cimport fail, err_buf, ERR_LEN
 from dnnl_c.core.cpu_isa cimport cpu_isa_effective, cpu_isa_has, bf16_allowed
 from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, gemm_kernel_for,
                                   matrix_operand, gemm_ex)
+from dnnl_c.kernels.igemm cimport igemm
 
 
 cdef dnnl_cpu_isa_t cydnnl_gemm_isa(int bf16) noexcept nogil:
@@ -97,3 +99,40 @@ cdef dnnl_status_t dnnl_gemm_bf16bf16f32(char transa, char transb, dnnl_dim_t M,
         return fail(dnnl_unimplemented, "gemm_bf16bf16f32: bf16 is switched off "
                     "(CYDNNL_BF16_UNIMPLEMENTED)")
     return run(True, transa, transb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)
+
+
+cdef dnnl_status_t int8(const char *fn, bint a_signed, char transa, char transb, char offsetc,
+                        dnnl_dim_t M, dnnl_dim_t N, dnnl_dim_t K, float alpha, const void *A,
+                        dnnl_dim_t lda, int ao, const int8_t *B, dnnl_dim_t ldb, int bo,
+                        float beta, int32_t *C, dnnl_dim_t ldc, const int32_t *co) noexcept nogil:
+    cdef char oc = offsetc - 32 if b'a' <= offsetc <= b'z' else offsetc
+    cdef dnnl_status_t st = check(fn, transa, transb, M, N, K, A, lda, B, ldb, C, ldc)
+    if st != dnnl_success:
+        return st
+    if not (oc == b'F' or oc == b'C' or oc == b'R') or co == NULL:
+        snprintf(err_buf(), ERR_LEN, "%s: offsetc must be 'F', 'C' or 'R' and co not NULL", fn)
+        return fail(dnnl_invalid_arguments, err_buf())
+    cpu_isa_effective()
+    if igemm(a_signed, b'T' if is_t(transa) else b'N', b'T' if is_t(transb) else b'N', oc, M,
+             N, K, alpha, A, lda, ao, B, ldb, bo, beta, C, ldc, co) != 0:
+        snprintf(err_buf(), ERR_LEN, "%s: out of memory", fn)
+        return fail(dnnl_out_of_memory, err_buf())
+    return dnnl_success
+
+
+cdef dnnl_status_t dnnl_gemm_u8s8s32(char transa, char transb, char offsetc, dnnl_dim_t M,
+                                     dnnl_dim_t N, dnnl_dim_t K, float alpha, const uint8_t *A,
+                                     dnnl_dim_t lda, uint8_t ao, const int8_t *B,
+                                     dnnl_dim_t ldb, int8_t bo, float beta, int32_t *C,
+                                     dnnl_dim_t ldc, const int32_t *co) noexcept nogil:
+    return int8("gemm_u8s8s32", False, transa, transb, offsetc, M, N, K, alpha, A, lda, ao, B,
+                ldb, bo, beta, C, ldc, co)
+
+
+cdef dnnl_status_t dnnl_gemm_s8s8s32(char transa, char transb, char offsetc, dnnl_dim_t M,
+                                     dnnl_dim_t N, dnnl_dim_t K, float alpha, const int8_t *A,
+                                     dnnl_dim_t lda, int8_t ao, const int8_t *B,
+                                     dnnl_dim_t ldb, int8_t bo, float beta, int32_t *C,
+                                     dnnl_dim_t ldc, const int32_t *co) noexcept nogil:
+    return int8("gemm_s8s8s32", True, transa, transb, offsetc, M, N, K, alpha, A, lda, ao, B,
+                ldb, bo, beta, C, ldc, co)
