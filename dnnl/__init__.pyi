@@ -48,6 +48,8 @@ from dnnl._rnn_cells import (augru_backward as augru_backward, augru_forward as 
                              lbr_gru_forward as lbr_gru_forward,
                              vanilla_rnn_backward as vanilla_rnn_backward,
                              vanilla_rnn_forward as vanilla_rnn_forward)
-from dnnl._gemm import gemm_bf16bf16f32 as gemm_bf16bf16f32, sgemm as sgemm
+from dnnl._gemm import (gemm_bf16bf16f32 as gemm_bf16bf16f32,
+                        gemm_s8s8s32 as gemm_s8s8s32, gemm_u8s8s32 as gemm_u8s8s32,
+                        sgemm as sgemm)
 
 __version__: str
