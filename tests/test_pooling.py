@@ -265,6 +265,8 @@ PROBLEMS = [
     Prob(1, 17, [9], [4], [3], [0], [3], [-2]),                          # 1-D, negative pad_r
     Prob(2, 5, [5, 6, 7], [2, 3, 2], [2, 1, 3], [1, 0, 0], [1, 1, 0], [0, 1, 1]),  # 3-D
     Prob(1, 16, [12, 12], [12, 12], [1, 1]),                             # global pooling
+    # whole channel blocks of vector width gathered together, then the tail
+    Prob(2, 35, [9, 8], [3, 3], [2, 1], [0, 0], [1, 0], [0, 1]),
 ]
 
 

@@ -47,6 +47,9 @@ cdef extern from "kernels/include/pool_isa.h" nogil:
         float lowest
     ctypedef struct pool_gather_t "cydnnl_pool_gather_t":
         int64_t lanes
+        int64_t nb
+        int64_t dsb
+        int64_t ddb
         int ws_u8
         int bf16
         int nr
@@ -66,6 +69,7 @@ cdef extern from "kernels/include/pool_isa.h" nogil:
         # max backward by gathering, one src row (pool_isa.h)
         void (*gather_row)(const pool_gather_t *q, void *diff_src, int64_t ps,
                            const void *diff_dst, const void *ws, int64_t count) noexcept nogil
+        int64_t width
 
 # The table compiled for a dnnl_cpu_isa_t level (sse41, avx2, avx512_core,
 # avx512_core_bf16); NULL for a level this build lacks. The caller checks

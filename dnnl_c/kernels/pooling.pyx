@@ -499,23 +499,35 @@ cdef bint gather_tables(const pool_geom_t *g, const pool_view_t *vd, int64_t *cb
 
 
 cdef void gather_src_row(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
-                         pool_gather_t q, bint merged, bint bf16, const char *diff_dst,
-                         const pool_view_t *vd, const char *ws, char *diff_src,
-                         const pool_view_t *vs, int64_t u) noexcept nogil:
-    """Src row u = (n, block, ih) of bwd_gather (merged: all channels as one
-    block); a tail block's layout padding lanes get zeros."""
-    cdef int64_t nb = 1 if merged else b.nblk
-    cdef int64_t ih = u % g.i[1], blk = (u // g.i[1]) % nb, n = u // (g.i[1] * nb)
+                         pool_gather_t q, bint merged, int64_t nfull, bint bf16,
+                         const char *diff_dst, const pool_view_t *vd, const char *ws,
+                         char *diff_src, const pool_view_t *vs, int64_t u) noexcept nogil:
+    """Src row u = (n, unit, ih) of bwd_gather: merged, all channels as one
+    block; nfull > 0, the nfull whole blocks of vector width in one call
+    (unit 0) and a tail block (unit 1); else one block a unit. A tail
+    block's layout padding lanes get zeros."""
+    cdef int64_t nu = 1 if merged else (1 + (b.nblk > nfull) if nfull > 0 else b.nblk)
+    cdef int64_t ih = u % g.i[1], blk = (u // g.i[1]) % nu, n = u // (g.i[1] * nu)
     cdef int64_t roff[CYDNNL_POOL_MAXC]
     cdef int32_t rtap[CYDNNL_POOL_MAXC]
     cdef int64_t kh = g.k[1] - 1, y, j, esz = 2 if bf16 else 4, wl
-    cdef char *dp = diff_src + (n * vs.sn + blk * vs.sc + ih * vs.sh) * esz
+    cdef char *dp
+    q.nb = 1
+    if nfull > 0 and blk == 1:
+        blk = b.nblk - 1
     if merged:
         q.lanes = (b.nblk - 1) * b.cb + b.last
         wl = q.lanes
+    elif nfull > 0 and blk == 0:
+        q.lanes = b.cb
+        q.nb = nfull
+        q.dsb = vs.sc
+        q.ddb = vd.sc
+        wl = b.cb
     else:
         q.lanes = b.last if blk == b.nblk - 1 else b.cb
         wl = b.cb if blk != b.nblk - 1 or b.zero_tail else b.last
+    dp = diff_src + (n * vs.sn + blk * vs.sc + ih * vs.sh) * esz
     q.nr = 0
     while kh >= 0:      # output order: kh descending
         y = ih + g.p[1] - kh * g.step[1]
@@ -539,7 +551,7 @@ cdef bint bwd_gather(const pool_kernels_t *k, const pool_geom_t *g, const pool_b
     row written once, no zeroing, no f32 accumulators, rows in parallel.
     False where it does not apply (3D, average, too many candidates)."""
     cdef pool_gather_t q
-    cdef int64_t nb = b.nblk, u
+    cdef int64_t nu = b.nblk, u, nfull = 0
     cdef int64_t *cbeg
     cdef bint ok, merged
     if (g.alg != dnnl_pooling_max or ws == NULL or k.gather_row == NULL or g.i[0] != 1
@@ -558,9 +570,16 @@ cdef bint bwd_gather(const pool_kernels_t *k, const pool_geom_t *g, const pool_b
         # channels-last: a pixel's blocks as one run of all its channels
         merged = vs.sc == b.cb and vd.sc == b.cb and not b.zero_tail
         if merged:
-            nb = 1
-        for u in prange(g.mb * nb * g.i[1], schedule='static', num_threads=nthr):
-            gather_src_row(k, g, b, q, merged, bf16, diff_dst, vd, ws, diff_src, vs, u)
+            nu = 1
+        elif b.cb == k.width:
+            # blocks one vector wide: the whole ones together, a vector each
+            nfull = b.nblk - (b.last < b.cb)
+            if nfull > 1:
+                nu = 1 + (b.nblk > nfull)
+            else:
+                nfull = 0
+        for u in prange(g.mb * nu * g.i[1], schedule='static', num_threads=nthr):
+            gather_src_row(k, g, b, q, merged, nfull, bf16, diff_dst, vd, ws, diff_src, vs, u)
     free(cbeg)
     return ok
 

@@ -28,7 +28,11 @@ typedef struct {
    Candidates come in output order, so the sums equal the scatter's. */
 #define CYDNNL_POOL_MAXC 64
 typedef struct {
-    int64_t lanes;          /* channels per pixel, adjacent */
+    int64_t lanes;          /* channels per pixel, adjacent (per block where nb > 1) */
+    int64_t nb;             /* blocks of the level's vector width done at once (lanes is
+                               that width), dsb / ddb elements apart in diff_src /
+                               diff_dst and the workspace; else 1 */
+    int64_t dsb, ddb;
     int ws_u8;              /* the workspace u8 (else s32) */
     int bf16;               /* data bf16 (else f32) */
     int nr;
@@ -57,6 +61,7 @@ typedef struct {
     /* max backward by gathering: count src pixels ps apart (see above) */
     void (*gather_row)(const cydnnl_pool_gather_t *q, void *diff_src, int64_t ps,
                        const void *diff_dst, const void *ws, int64_t count);
+    int64_t width;          /* f32 lanes in the level's vectors */
 } cydnnl_pool_kernels_t;
 
 CYDNNL_ISA_DECLARE(cydnnl_pool_kernels_t, cydnnl_pool_kernels)

@@ -366,46 +366,87 @@ CYDNNL_POOL_VEC(bf16, uint16_t, h, 8, CYDNNL_POOL_W8)
 CYDNNL_POOL_ANY(f32, float)
 CYDNNL_POOL_ANY(bf16, uint16_t)
 
-/* ---- max backward by gathering (cydnnl_pool_gather_t), W lanes at a time
-   at the level's width, the rest one by one ---- */
+/* ---- max backward by gathering (cydnnl_pool_gather_t): up to
+   CYDNNL_POOL_GA vectors of the level's width per pixel in one pass over
+   its candidates (independent sums; the scalar work per candidate shared by
+   all of them), the rest one by one. Vector v lies v * vd (diff_src) and
+   v * vs (diff_dst, workspace) elements from the first: the next W lanes of
+   a pixel, or the next block of W channels ---- */
+#define CYDNNL_POOL_GA 8
 #define CYDNNL_POOL_GATHER(DT, T, K, W) CYDNNL_POOL_GATHER_(DT, T, K, W)
 #define CYDNNL_POOL_GATHER_(DT, T, K, W)                                             \
+CYDNNL_PK void cydnnl_pool_gather_nv_##DT(const cydnnl_pool_gather_t *q, T *d,       \
+        int64_t ps, int64_t vd, const T *dd, const char *ws, int64_t vs,             \
+        int64_t count, const int nv) {                                               \
+    const int64_t wsz = q->ws_u8 ? 1 : 4;                                            \
+    for (int64_t j = 0; j < count; j++) {                                            \
+        __typeof__(cydnnl_pool_setf_##W(0)) a[CYDNNL_POOL_GA];                       \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int v = 0; v < nv; v++) a[v] = cydnnl_pool_setf_##W(0);                 \
+        for (int r = 0; r < q->nr; r++)                                              \
+            for (int64_t c = q->cbeg[j]; c < q->cbeg[j + 1]; c++) {                  \
+                const int64_t o = q->roff[r] + q->coff[c];                           \
+                const __typeof__(cydnnl_pool_seti_##W(0)) tv =                       \
+                    cydnnl_pool_seti_##W(q->rtap[r] + q->ctap[c]);                   \
+                CYDNNL_POOL_UNROLL                                                   \
+                for (int v = 0; v < nv; v++) {                                       \
+                    const int64_t e = o + v * vs;                                    \
+                    __typeof__(tv) kv = q->ws_u8                                     \
+                        ? cydnnl_pool_ldw8_##W((const uint8_t *)ws + e)              \
+                        : cydnnl_pool_ldw32_##W((const int32_t *)(ws + e * wsz));    \
+                    a[v] = cydnnl_pool_add_##W(a[v], cydnnl_pool_if_eq_##W(          \
+                               cydnnl_pool_ld##K##_##W(dd + e), kv, tv));            \
+                }                                                                    \
+            }                                                                        \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int v = 0; v < nv; v++) cydnnl_pool_st##K##_##W(d + j * ps + v * vd, a[v]); \
+    }                                                                                \
+}                                                                                    \
+static void cydnnl_pool_gather_vectors_##DT(const cydnnl_pool_gather_t *q, T *d,     \
+        int64_t ps, int64_t vd, const T *dd, const char *ws, int64_t vs, int64_t count, \
+        int64_t nv) {                                                                \
+    switch (nv) {  /* a loop per count, its sums in registers */                    \
+    case 1: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 1); break;   \
+    case 2: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 2); break;   \
+    case 3: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 3); break;   \
+    case 4: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 4); break;   \
+    case 5: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 5); break;   \
+    case 6: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 6); break;   \
+    case 7: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 7); break;   \
+    default: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 8); break;  \
+    }                                                                                \
+}                                                                                    \
 static void cydnnl_pool_gather_row_##DT(const cydnnl_pool_gather_t *q, T *d, int64_t ps, \
         const T *dd, const void *ws, int64_t count) {                                \
-    const int64_t n = q->lanes;                                                      \
-    int64_t off[CYDNNL_POOL_MAXC];                                                   \
-    int32_t tap[CYDNNL_POOL_MAXC];                                                   \
-    for (int64_t j = 0; j < count; j++) {                                            \
-        int nc = 0;                                                                  \
-        for (int r = 0; r < q->nr; r++)                                              \
-            for (int64_t c = q->cbeg[j]; c < q->cbeg[j + 1]; c++, nc++) {            \
-                off[nc] = q->roff[r] + q->coff[c];                                   \
-                tap[nc] = q->rtap[r] + q->ctap[c];                                   \
-            }                                                                        \
-        T *dp = d + j * ps;                                                          \
-        int64_t i = 0;                                                               \
-        for (; i + W <= n; i += W) {                                                 \
-            __typeof__(cydnnl_pool_setf_##W(0)) a = cydnnl_pool_setf_##W(0);         \
-            for (int c = 0; c < nc; c++) {                                           \
-                __typeof__(cydnnl_pool_seti_##W(0)) kv = q->ws_u8                    \
-                    ? cydnnl_pool_ldw8_##W((const uint8_t *)ws + off[c] + i)         \
-                    : cydnnl_pool_ldw32_##W((const int32_t *)ws + off[c] + i);       \
-                a = cydnnl_pool_add_##W(a, cydnnl_pool_if_eq_##W(                    \
-                        cydnnl_pool_ld##K##_##W(dd + off[c] + i), kv,                \
-                        cydnnl_pool_seti_##W(tap[c])));                              \
-            }                                                                        \
-            cydnnl_pool_st##K##_##W(dp + i, a);                                      \
-        }                                                                            \
-        for (; i < n; i++) {                                                         \
-            float a = 0;                                                             \
-            for (int c = 0; c < nc; c++) {                                           \
-                int64_t k = q->ws_u8 ? ((const uint8_t *)ws)[off[c] + i]             \
-                                     : ((const int32_t *)ws)[off[c] + i];            \
-                if (k == tap[c]) a += cydnnl_pool_get_##DT(dd + off[c], i);          \
-            }                                                                        \
-            cydnnl_pool_put_##DT(dp, i, a);                                          \
-        }                                                                            \
+    const int64_t n = q->lanes, wsz = q->ws_u8 ? 1 : 4;                              \
+    const char *w = (const char *)ws;                                                \
+    int64_t i = 0;                                                                   \
+    if (q->nb > 1) {   /* nb blocks of W channels: a vector each */                  \
+        for (int64_t b = 0; b < q->nb; b += CYDNNL_POOL_GA)                          \
+            cydnnl_pool_gather_vectors_##DT(q, d + b * q->dsb, ps, q->dsb,           \
+                dd + b * q->ddb, w + b * q->ddb * wsz, q->ddb, count,                \
+                q->nb - b < CYDNNL_POOL_GA ? q->nb - b : CYDNNL_POOL_GA);            \
+        return;                                                                      \
     }                                                                                \
+    for (; i + W <= n; ) {                                                           \
+        int64_t nv = (n - i) / W < CYDNNL_POOL_GA ? (n - i) / W : CYDNNL_POOL_GA;    \
+        cydnnl_pool_gather_vectors_##DT(q, d + i, ps, W, dd + i, w + i * wsz, W, count, nv); \
+        i += nv * W;                                                                 \
+    }                                                                                \
+    if (i == n)                                                                      \
+        return;                                                                      \
+    for (int64_t j = 0; j < count; j++)                                              \
+        for (int64_t l = i; l < n; l++) {                                            \
+            float a = 0;                                                             \
+            for (int r = 0; r < q->nr; r++)                                          \
+                for (int64_t c = q->cbeg[j]; c < q->cbeg[j + 1]; c++) {              \
+                    const int64_t o = q->roff[r] + q->coff[c];                       \
+                    const int64_t k = q->ws_u8 ? ((const uint8_t *)ws)[o + l]        \
+                                               : ((const int32_t *)ws)[o + l];       \
+                    if (k == q->rtap[r] + q->ctap[c]) a += cydnnl_pool_get_##DT(dd + o, l); \
+                }                                                                    \
+            cydnnl_pool_put_##DT(d + j * ps, l, a);                                  \
+        }                                                                            \
 }
 CYDNNL_POOL_GATHER(f32, float, f, CYDNNL_POOL_W)
 CYDNNL_POOL_GATHER(bf16, uint16_t, h, CYDNNL_POOL_W)

@@ -96,4 +96,5 @@ static void gather_row(const cydnnl_pool_gather_t *q, void *diff_src, int64_t ps
 }
 
 const cydnnl_pool_kernels_t CYDNNL_ISA_FN(cydnnl_pool_kernels) = {fwd_row, bwd_row, zero_row,
-                                                                  to_bf16_row, gather_row};
+                                                                  to_bf16_row, gather_row,
+                                                                  CYDNNL_POOL_W};
