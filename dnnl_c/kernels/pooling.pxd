@@ -45,6 +45,9 @@ cdef extern from "kernels/include/pool_isa.h" nogil:
         int is_max
         int ws_u8
         float lowest
+        int64_t nv
+        int64_t vs
+        int64_t vd
     ctypedef struct pool_gather_t "cydnnl_pool_gather_t":
         int64_t lanes
         int64_t nb

@@ -186,21 +186,49 @@ cdef inline void row_init(pool_row_t *r, const pool_geom_t *g, const int64_t *to
     r.is_max = g.alg == dnnl_pooling_max
     r.ws_u8 = ws_dt == dnnl_u8
     r.lowest = lowest
+    r.nv = 0
+
+
+cdef inline int64_t vector_groups(const pool_kernels_t *k, const pool_blocks_t *b,
+                                  const pool_view_t *vs, const pool_view_t *vd,
+                                  int64_t *nv) noexcept nogil:
+    """How a row's channels go to the row kernel in vectors of the level's
+    width: -1 with nv[0] the vectors of a pixel where its channels are
+    adjacent on both sides (channels-last, a whole number of vectors); the
+    count of whole blocks of vector width where there are at least two
+    (done together; a tail block on its own); else 0 (block by block)."""
+    cdef int64_t c = (b.nblk - 1) * b.cb + b.last, nfull
+    nv[0] = 0
+    if k.width <= 0:
+        return 0
+    if vs.sc == b.cb and vd.sc == b.cb and not b.zero_tail and c % k.width == 0:
+        nv[0] = c // k.width
+        return -1
+    nfull = b.nblk - (b.last < b.cb)
+    if b.cb == k.width and nfull > 1:
+        nv[0] = nfull
+        return nfull
+    return 0
 
 
 cdef void fwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,
                    const data_t *src, const pool_view_t *vs, data_t *dst, const pool_view_t *vd,
-                   char *ws, int ws_dt, float lowest, int64_t u) noexcept nogil:
-    """All outputs of one (n, block, od, oh): the pixels whose window lies
+                   char *ws, int ws_dt, float lowest, int64_t groups, int64_t nvec,
+                   int64_t u) noexcept nogil:
+    """All outputs of one (n, unit, od, oh), a unit being a channel block or,
+    as vector_groups says, all channels (groups -1) or the whole vector-wide
+    blocks (unit 0) and the tail block (unit 1): the pixels whose window lies
     inside src in one call of the level's row kernel, the others here with
-    bounds. A tail block computes its layout padding lanes too (they exist
-    in memory) and then zeroes them. Where a pixel's blocks are adjacent
-    (channels-last) the block is the fastest index: a thread does all blocks
-    of an output row while its src rows are in cache, reading src in order."""
-    cdef int64_t blk = 0, oh, od, n
+    bounds, block by block. A tail block computes its layout padding lanes
+    too (they exist in memory) and then zeroes them. Where a pixel's blocks
+    are adjacent (channels-last) the unit is the fastest index: a thread does
+    all of an output row while its src rows are in cache, reading src in
+    order."""
+    cdef int64_t nu = 1 if groups < 0 else (1 + (b.nblk > groups) if groups > 0 else b.nblk)
+    cdef int64_t gi = 0, oh, od, n, b0, b1, blk
     if vs.sc == b.cb:
-        blk = u % b.nblk
-        u = u // b.nblk
+        gi = u % nu
+        u = u // nu
     oh = u % g.o[1]
     u = u // g.o[1]
     od = u % g.o[0]
@@ -208,11 +236,19 @@ cdef void fwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blo
     if vs.sc == b.cb:
         n = u
     else:
-        blk = u % b.nblk
-        n = u // b.nblk
-    cdef bint tail = blk == b.nblk - 1
-    cdef int64_t nl = b.last if tail else b.cb
-    cdef int64_t wl = b.cb if (not tail or b.zero_tail) else nl
+        gi = u % nu
+        n = u // nu
+    cdef int64_t nv = 0
+    if groups < 0:
+        b0, b1, nv = 0, b.nblk, nvec
+    elif groups > 0 and gi == 0:
+        b0, b1, nv = 0, groups, nvec
+    elif groups > 0:
+        b0, b1 = b.nblk - 1, b.nblk
+    else:
+        b0, b1 = gi, gi + 1
+    cdef bint tail
+    cdef int64_t nl, wl
     cdef int64_t lo[3]
     cdef int64_t hi[3]
     cdef int64_t start[3]
@@ -224,56 +260,78 @@ cdef void fwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blo
     cdef int64_t run_lo = 0, run_hi = 0
     cdef float div
     cdef bint is_max = g.alg == dnnl_pooling_max
-    cdef const data_t *sb = src + n * vs.sn + blk * vs.sc
+    cdef const data_t *sb
     cdef pool_row_t r
-    row_init(&r, g, toff, tap_table(g, vs, toff), wl, data_t is not float, ws_dt, lowest)
+    cdef int64_t nt = tap_table(g, vs, toff)
     tap_range(od, g.s[0], g.p[0], g.step[0], g.k[0], g.i[0], &lo[0], &hi[0])
     tap_range(oh, g.s[1], g.p[1], g.step[1], g.k[1], g.i[1], &lo[1], &hi[1])
     start[0] = od * g.s[0] - g.p[0]
     start[1] = oh * g.s[1] - g.p[1]
-    if (r.nt > 0 and inside(start[0], g.k[0], g.step[0], g.i[0])
+    if (nt > 0 and inside(start[0], g.k[0], g.step[0], g.i[0])
             and inside(start[1], g.k[1], g.step[1], g.i[1])):
         inside_range(g.o[2], g.s[2], g.p[2], g.k[2], g.step[2], g.i[2], &run_lo, &run_hi)
-    for ow in range(g.o[2]):
-        if ow == run_lo and run_hi > run_lo:
+    if nv > 0 and run_hi > run_lo:
+        # the run of inner pixels of all the unit's blocks in one call
+        row_init(&r, g, toff, nt, k.width, data_t is not float, ws_dt, lowest)
+        r.nv = nv
+        r.vs = k.width if groups < 0 else vs.sc
+        r.vd = k.width if groups < 0 else vd.sc
+        off0 = n * vd.sn + b0 * vd.sc + od * vd.sd + oh * vd.sh + run_lo * vd.sw
+        k.fwd_row(&r, src + n * vs.sn + b0 * vs.sc + start[0] * vs.sd + start[1] * vs.sh
+                  + (run_lo * g.s[2] - g.p[2]) * vs.sw, g.s[2] * vs.sw, dst + off0, vd.sw,
+                  ws + off0 * wsz if ws != NULL else NULL, run_hi - run_lo)
+    for blk in range(b0, b1):
+        tail = blk == b.nblk - 1
+        nl = b.last if tail else b.cb
+        wl = b.cb if (not tail or b.zero_tail) else nl
+        sb = src + n * vs.sn + blk * vs.sc
+        row_init(&r, g, toff, nt, wl, data_t is not float, ws_dt, lowest)
+        if run_hi > run_lo and nv == 0:
             # the run of inner pixels in one call
             off0 = n * vd.sn + blk * vd.sc + od * vd.sd + oh * vd.sh + run_lo * vd.sw
             k.fwd_row(&r, sb + start[0] * vs.sd + start[1] * vs.sh
-                      + (run_lo * g.s[2] - g.p[2]) * vs.sw, g.s[2] * vs.sw, dst + off0, vd.sw,
-                      ws + off0 * wsz if ws != NULL else NULL, run_hi - run_lo)
+                      + (run_lo * g.s[2] - g.p[2]) * vs.sw, g.s[2] * vs.sw, dst + off0,
+                      vd.sw, ws + off0 * wsz if ws != NULL else NULL, run_hi - run_lo)
             if nl < wl:
-                zero_lanes(dst + off0, vd.sw, ws + off0 * wsz if ws != NULL else NULL, ws_dt,
-                           run_hi - run_lo, nl, wl)
-        if run_lo <= ow < run_hi:
-            continue
-        start[2] = ow * g.s[2] - g.p[2]
-        tap_range(ow, g.s[2], g.p[2], g.step[2], g.k[2], g.i[2], &lo[2], &hi[2])
-        if is_max:
-            max_pixel(sb, vs, g, lo, hi, start, acc, idx, wl, lowest)
-        else:
-            sum_pixel(sb, vs, g, lo, hi, start, acc, wl)
-            div = avg_divisor(g, lo, hi)
-            for ci in range(wl):
-                acc[ci] = acc[ci] / div
-        for ci in range(nl, wl):
-            acc[ci] = 0
-            idx[ci] = 0
-        off = n * vd.sn + blk * vd.sc + od * vd.sd + oh * vd.sh + ow * vd.sw
-        store_pixel(dst + off, acc, wl)
-        if ws != NULL:
-            store_ws(ws, ws_dt, off, idx, wl)
+                zero_lanes(dst + off0, vd.sw, ws + off0 * wsz if ws != NULL else NULL,
+                           ws_dt, run_hi - run_lo, nl, wl)
+        ow = 0
+        while ow < g.o[2]:
+            if ow == run_lo and run_hi > run_lo:
+                ow = run_hi     # done above
+                continue
+            start[2] = ow * g.s[2] - g.p[2]
+            tap_range(ow, g.s[2], g.p[2], g.step[2], g.k[2], g.i[2], &lo[2], &hi[2])
+            if is_max:
+                max_pixel(sb, vs, g, lo, hi, start, acc, idx, wl, lowest)
+            else:
+                sum_pixel(sb, vs, g, lo, hi, start, acc, wl)
+                div = avg_divisor(g, lo, hi)
+                for ci in range(wl):
+                    acc[ci] = acc[ci] / div
+            for ci in range(nl, wl):
+                acc[ci] = 0
+                idx[ci] = 0
+            off = n * vd.sn + blk * vd.sc + od * vd.sd + oh * vd.sh + ow * vd.sw
+            store_pixel(dst + off, acc, wl)
+            if ws != NULL:
+                store_ws(ws, ws_dt, off, idx, wl)
+            ow += 1
 
 
 cdef void fwd_blocked_impl(const pool_kernels_t *k, const pool_geom_t *g,
                            const pool_blocks_t *b, const data_t *src, const pool_view_t *vs,
                            data_t *dst, const pool_view_t *vd, char *ws, int ws_dt,
                            float lowest) noexcept nogil:
-    cdef int64_t units = g.mb * b.nblk * g.o[0] * g.o[1]
+    cdef int64_t nvec
+    cdef int64_t groups = vector_groups(k, b, vs, vd, &nvec)
+    cdef int64_t nu = 1 if groups < 0 else (1 + (b.nblk > groups) if groups > 0 else b.nblk)
+    cdef int64_t units = g.mb * nu * g.o[0] * g.o[1]
     cdef int64_t u
     if g.o[2] == 0:
         return
     for u in prange(units, schedule='static'):
-        fwd_unit(k, g, b, src, vs, dst, vd, ws, ws_dt, lowest, u)
+        fwd_unit(k, g, b, src, vs, dst, vd, ws, ws_dt, lowest, groups, nvec, u)
 
 
 cdef void pool_fwd_blocked(const pool_kernels_t *k, const pool_geom_t *g, const pool_blocks_t *b,

@@ -17,6 +17,10 @@ typedef struct {
     int is_max;             /* max (else average) */
     int ws_u8;              /* the workspace, where there is one: u8 (else s32) */
     float lowest;           /* max's start value */
+    /* nv > 0: each pixel is nv vectors of the level's width (lanes is that
+       width), vs / vd elements apart in src / dst and the workspace (a
+       pixel's adjacent channels, or whole channel blocks); else lanes alone */
+    int64_t nv, vs, vd;
 } cydnnl_pool_row_t;
 
 /* Max backward by gathering (2D): one src row, each pixel's channels written

@@ -366,6 +366,86 @@ CYDNNL_POOL_VEC(bf16, uint16_t, h, 8, CYDNNL_POOL_W8)
 CYDNNL_POOL_ANY(f32, float)
 CYDNNL_POOL_ANY(bf16, uint16_t)
 
+/* ---- forward on pixels of nv vectors (cydnnl_pool_row_t.nv): up to
+   CYDNNL_POOL_FV vectors in one pass over the taps (their chains
+   independent; the tap loop's work shared) ---- */
+#if defined(__AVX512F__)
+#define CYDNNL_POOL_FV 8        /* 16 of the 32 registers: sums and indices */
+#define CYDNNL_POOL_FWD_CASES_5_7(DT)                                                \
+        case 5: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 5); break;     \
+        case 6: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 6); break;     \
+        case 7: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 7); break;
+#else
+#define CYDNNL_POOL_FV 4
+#define CYDNNL_POOL_FWD_CASES_5_7(DT)
+#endif
+#define CYDNNL_POOL_FWD_VECTORS(DT, T, K, W) CYDNNL_POOL_FWD_VECTORS_(DT, T, K, W)
+#define CYDNNL_POOL_FWD_VECTORS_(DT, T, K, W)                                        \
+CYDNNL_PK void cydnnl_pool_fwd_nv_##DT(const cydnnl_pool_row_t *r, const T *s,       \
+        int64_t ps, T *d, int64_t ds, void *ws, int64_t count, const int nv) {       \
+    const int64_t vs = r->vs, vd = r->vd;                                            \
+    for (int64_t j = 0; j < count; j++) {                                            \
+        const T *sp = s + j * ps;                                                    \
+        __typeof__(cydnnl_pool_setf_##W(0)) a[CYDNNL_POOL_FV];                       \
+        __typeof__(cydnnl_pool_seti_##W(0)) ix[CYDNNL_POOL_FV];                      \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int v = 0; v < nv; v++) {                                               \
+            a[v] = cydnnl_pool_setf_##W(r->is_max ? r->lowest : 0.f);                \
+            ix[v] = cydnnl_pool_seti_##W(0);                                         \
+        }                                                                            \
+        if (r->is_max)                                                               \
+            for (int64_t t = 0; t < r->nt; t++) {                                    \
+                const T *p = sp + r->toff[t];                                        \
+                __typeof__(ix[0]) tv = cydnnl_pool_seti_##W((int32_t)t);             \
+                CYDNNL_POOL_UNROLL                                                   \
+                for (int v = 0; v < nv; v++) {                                       \
+                    __typeof__(a[0]) x = cydnnl_pool_ld##K##_##W(p + v * vs);        \
+                    /* strict >: the first maximum in tap order keeps its index */   \
+                    ix[v] = cydnnl_pool_sel_gt_##W(x, a[v], tv, ix[v]);              \
+                    a[v] = cydnnl_pool_max_##W(x, a[v]);                             \
+                }                                                                    \
+            }                                                                        \
+        else                                                                         \
+            for (int64_t t = 0; t < r->nt; t++) {                                    \
+                const T *p = sp + r->toff[t];                                        \
+                CYDNNL_POOL_UNROLL                                                   \
+                for (int v = 0; v < nv; v++)                                         \
+                    a[v] = cydnnl_pool_add_##W(a[v], cydnnl_pool_ld##K##_##W(p + v * vs)); \
+            }                                                                        \
+        const int64_t o = j * ds;                                                    \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int v = 0; v < nv; v++) {                                               \
+            if (!r->is_max)                                                          \
+                a[v] = cydnnl_pool_div_##W(a[v], cydnnl_pool_setf_##W((float)r->nt)); \
+            cydnnl_pool_st##K##_##W(d + o + v * vd, a[v]);                           \
+            if (ws && r->ws_u8)                                                      \
+                cydnnl_pool_stw8_##W((uint8_t *)ws + o + v * vd, ix[v]);             \
+            else if (ws)                                                             \
+                cydnnl_pool_stw32_##W((int32_t *)ws + o + v * vd, ix[v]);            \
+        }                                                                            \
+    }                                                                                \
+}                                                                                    \
+static void cydnnl_pool_fwd_vectors_##DT(const cydnnl_pool_row_t *r, const T *s,     \
+        int64_t ps, T *d, int64_t ds, void *ws, int64_t count) {                     \
+    const int64_t wsz = r->ws_u8 ? 1 : 4;                                            \
+    for (int64_t v0 = 0; v0 < r->nv; v0 += CYDNNL_POOL_FV) {                         \
+        const int64_t n = r->nv - v0 < CYDNNL_POOL_FV ? r->nv - v0 : CYDNNL_POOL_FV; \
+        const T *sv = s + v0 * r->vs;                                                \
+        T *dv = d + v0 * r->vd;                                                      \
+        void *wv = ws ? (char *)ws + v0 * r->vd * wsz : NULL;                        \
+        switch (n) {   /* a loop per count, its sums in registers */                \
+        case 1: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 1); break;     \
+        case 2: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 2); break;     \
+        case 3: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 3); break;     \
+        case 4: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 4); break;     \
+        CYDNNL_POOL_FWD_CASES_5_7(DT)                                                \
+        default: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, CYDNNL_POOL_FV); break; \
+        }                                                                            \
+    }                                                                                \
+}
+CYDNNL_POOL_FWD_VECTORS(f32, float, f, CYDNNL_POOL_W)
+CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W)
+
 /* ---- max backward by gathering (cydnnl_pool_gather_t): up to
    CYDNNL_POOL_GA vectors of the level's width per pixel in one pass over
    its candidates (independent sums; the scalar work per candidate shared by

@@ -11,7 +11,12 @@
 
 static void fwd_row(const cydnnl_pool_row_t *r, const void *src, int64_t ps, void *dst,
                     int64_t ds, void *ws, int64_t count) {
-    if (r->bf16)
+    if (r->nv > 0 && r->bf16)
+        cydnnl_pool_fwd_vectors_bf16(r, (const uint16_t *)src, ps, (uint16_t *)dst, ds, ws,
+                                     count);
+    else if (r->nv > 0)
+        cydnnl_pool_fwd_vectors_f32(r, (const float *)src, ps, (float *)dst, ds, ws, count);
+    else if (r->bf16)
         PICK(fwd, bf16, r)(r, (const uint16_t *)src, ps, (uint16_t *)dst, ds, ws, count);
     else
         PICK(fwd, f32, r)(r, (const float *)src, ps, (float *)dst, ds, ws, count);
