@@ -33,6 +33,14 @@ static void name(TD *CYDNNL_RESTRICT d, int64_t ld, const TS *CYDNNL_RESTRICT s,
         for (r = 0; r < rows; r++) name##_row(d + r * ld, s + r * ls, 8);            \
     else if (n == 1)                                                                 \
         for (r = 0; r < rows; r++) d[r * ld] = CONV(s[r * ls]);                      \
+    else if (n % 16 == 0)  /* channels-last rows: no memcpy call per row */         \
+        for (r = 0; r < rows; r++)                                                   \
+            for (int64_t i = 0; i < n; i += 16)                                      \
+                name##_row(d + r * ld + i, s + r * ls + i, 16);                      \
+    else if (n % 8 == 0)                                                             \
+        for (r = 0; r < rows; r++)                                                   \
+            for (int64_t i = 0; i < n; i += 8)                                       \
+                name##_row(d + r * ld + i, s + r * ls + i, 8);                       \
     else                                                                             \
         for (r = 0; r < rows; r++) name##_row(d + r * ld, s + r * ls, n);            \
 }
