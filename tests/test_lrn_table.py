@@ -90,6 +90,12 @@ CASES = H.unique(
     # odd shapes: batch 1, odd channels, non-square, 0-D/1-D/3-D spatial
     H.product(alg=ALGS, ls=[3, 5], dt=DTS, layout=["plain", "cl", "b16", "any", "cn"],
               shape=ODD),
+    # the direct backward at AVX-512 (16-channel vectors, windows up to 16
+    # either side): two whole vectors and a tail, windows of 15, 16 and 17
+    # (past its limit: tiles), and more channels than it takes (tiles)
+    H.product(alg=["across"], ls=[31, 33, 35], dt=DTS, layout=["cl", "b16"],
+              shape=[[2, 35, 3, 2]]),
+    H.product(alg=["across"], ls=[5], dt=["f32"], layout=["cl", "b16"], shape=[[1, 1030, 2, 1]]),
 )
 FWD_CASES = CASES + H.product(alg=ALGS, ls=[5], dt=DTS, layout=["b8"], shape=[DIMS],
                               prop=["forward_inference"])

@@ -16,6 +16,10 @@ static inline float cydnnl_lrn_pow_neg(float omega, float beta) {
     return 1.0f / powf(omega, beta);
 }
 
+/* the direct backward's limits: channels, and window half-width */
+#define CYDNNL_LRN_DIRECT_MAXC 1024
+#define CYDNNL_LRN_DIRECT_MAXH 16
+
 typedef struct {
     /* rows x n elements from s (rows ls apart) to d (rows ld apart), f32
        or bf16 on one side and f32 on the other: a tile's gather (in) and
@@ -39,6 +43,13 @@ typedef struct {
     /* backward, second pass: a[i] -= coef * x[i] * sum_{j=-h..h} b[i+j] */
     void (*bwd_run2)(float *a, const float *b, const float *x, int64_t n, int64_t h,
                      float coef);
+    /* backward across channels on the layout itself, beta = 3/4 (NULL below
+       AVX-512): npos positions ss elements apart, channels in vectors of
+       16 sc apart, C channels, windows h either side (h <= 16, C <= 1024);
+       pad_lanes: the last vector's lanes past C are layout padding, zeroed */
+    void (*bwd_direct)(const void *src, const void *dd, void *ds, int bf16, int64_t npos,
+                       int64_t ss, int64_t sc, int64_t C, int64_t h, int pad_lanes, float k,
+                       float scale, float coef);
 } cydnnl_lrn_kernels_t;
 
 CYDNNL_ISA_DECLARE(cydnnl_lrn_kernels_t, cydnnl_lrn_kernels)

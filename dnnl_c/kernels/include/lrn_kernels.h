@@ -215,4 +215,133 @@ static void cydnnl_lrn_bwd_run2(float *a, const float *b, const float *x, int64_
     }
 }
 
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+/* Backward across channels straight from the layout, without tile buffers:
+   a position's channels as vectors of 16 (16-channel blocks sc apart, or
+   channels-last rows with sc = 16), window sums across neighbouring
+   vectors by two-source permutes (windows of up to 16 on either side).
+   omega^-3/4 and omega^-7/4 from reciprocal square roots refined by a
+   Newton step (about an ulp from exact) instead of two square roots and a
+   division: those bound the tiled backward. Only for beta = 3/4. */
+__attribute__((always_inline)) static inline __m512 cydnnl_lrn_dld(const void *p, int64_t i,
+                                                                   int bf16, __mmask16 m) {
+    if (bf16) {
+        __m256i h = _mm256_maskz_loadu_epi16(m, (const uint16_t *)p + i);
+        return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+    }
+    return _mm512_maskz_loadu_ps(m, (const float *)p + i);
+}
+__attribute__((always_inline)) static inline void cydnnl_lrn_dst(void *p, int64_t i, int bf16,
+                                                                 __mmask16 m, __m512 v) {
+    if (bf16) {
+        cydnnl_v16su u = (cydnnl_v16su)v;
+        CYDNNL_BF16_ROUND_BITS(cydnnl_v16su, u, r, CYDNNL_SEL_VECTOR);
+        _mm256_mask_storeu_epi16((uint16_t *)p + i, m, _mm512_cvtepi32_epi16((__m512i)r));
+    } else {
+        _mm512_mask_storeu_ps((float *)p + i, m, v);
+    }
+}
+/* v + its neighbours up to h channels either side: lanes l + j of (v, next)
+   and l - j of (prev, v) */
+__attribute__((always_inline)) static inline __m512 cydnnl_lrn_dwin(
+        __m512 prev, __m512 v, __m512 next, const __m512i *up, const __m512i *dn, int64_t h) {
+    __m512 acc = v;
+    for (int64_t j = 0; j < h; j++)
+        acc = _mm512_add_ps(acc, _mm512_add_ps(_mm512_permutex2var_ps(v, up[j], next),
+                                               _mm512_permutex2var_ps(prev, dn[j], v)));
+    return acc;
+}
+/* y^-1/2 from rsqrt14 (14 bits) and one Newton step */
+__attribute__((always_inline)) static inline __m512 cydnnl_lrn_drsqrt(__m512 y) {
+    __m512 r = _mm512_rsqrt14_ps(y);
+    __m512 hy = _mm512_mul_ps(_mm512_mul_ps(y, _mm512_set1_ps(0.5f)), r);
+    return _mm512_mul_ps(r, _mm512_fnmadd_ps(hy, r, _mm512_set1_ps(1.5f)));
+}
+
+__attribute__((always_inline)) static inline void cydnnl_lrn_bwd_direct_t(
+        const void *src, const void *dd, void *ds, const int bf16, const int cl, int64_t npos,
+        int64_t ss,
+        int64_t sc, int64_t C, int64_t h, int pad_lanes, float k, float scale, float coef) {
+    const int64_t nb = (C + 15) / 16;
+    const __mmask16 tail = C % 16 ? (__mmask16)((1u << (C % 16)) - 1) : (__mmask16)0xffff;
+    /* a blocked layout's last block is stored whole (its padding zeroed) */
+    const __mmask16 stail = pad_lanes ? (__mmask16)0xffff : tail;
+    __m512i up[CYDNNL_LRN_DIRECT_MAXH], dn[CYDNNL_LRN_DIRECT_MAXH];
+    const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    for (int64_t j = 0; j < h; j++) {
+        up[j] = _mm512_add_epi32(iota, _mm512_set1_epi32((int)j + 1));
+        dn[j] = _mm512_add_epi32(iota, _mm512_set1_epi32(15 - (int)j));
+    }
+    /* a group of positions at a time, so that a blocked layout's 16-channel
+       blocks are read as runs of positions (channels-last rows are runs
+       already: there position by position): src, src^2 and the two terms,
+       with a zero vector at either end of a position's row */
+    enum { MAXV = 256, MAXG = 16 };
+    __m512 X[MAXV], A[MAXV], Q[MAXV + 2 * MAXG], B[MAXV + 2 * MAXG];
+    const int64_t G = nb * MAXG <= MAXV ? MAXG : MAXV / nb, L = nb + 2;
+    const int64_t ahead = G * ss * (bf16 ? 2 : 4);
+    const __m512 vk = _mm512_set1_ps(k), vs = _mm512_set1_ps(scale);
+    const __m512 vc = _mm512_set1_ps(coef);
+    for (int64_t g = 0; g < G; g++)
+        Q[g * L] = B[g * L] = Q[g * L + nb + 1] = B[g * L + nb + 1] = _mm512_setzero_ps();
+    /* cl (a constant in each instance): position-major, else block-major */
+#define CYDNNL_LRN_GROUP_LOOP                                                        \
+    for (int64_t o = 0; o < (cl ? gn : nb); o++)                                     \
+        for (int64_t i = 0; i < (cl ? nb : gn); i++)                                 \
+            for (int64_t g = cl ? o : i, cb = cl ? i : o, once = 1; once; once = 0)
+    for (int64_t p0 = 0; p0 < npos; p0 += G) {
+        const int64_t gn = npos - p0 < G ? npos - p0 : G;
+        CYDNNL_LRN_GROUP_LOOP {
+            const int64_t at = (p0 + g) * ss + cb * sc;
+            /* the next group's lines: the hardware's prefetch leaves these
+               loads waiting on memory */
+            _mm_prefetch((const char *)src + at * (bf16 ? 2 : 4) + ahead, _MM_HINT_T0);
+            __m512 x = cydnnl_lrn_dld(src, at, bf16, cb == nb - 1 ? tail : 0xffff);
+            X[g * nb + cb] = x;
+            Q[g * L + cb + 1] = _mm512_mul_ps(x, x);
+        }
+        CYDNNL_LRN_GROUP_LOOP {
+            const int64_t at = (p0 + g) * ss + cb * sc;
+            const __mmask16 m = cb == nb - 1 ? tail : 0xffff;
+            const __m512 *q2 = Q + g * L + cb;
+            _mm_prefetch((const char *)dd + at * (bf16 ? 2 : 4) + ahead, _MM_HINT_T0);
+            __m512 om = _mm512_fmadd_ps(vs, cydnnl_lrn_dwin(q2[0], q2[1], q2[2], up, dn, h), vk);
+            __m512 y = cydnnl_lrn_drsqrt(om);                            /* omega^-1/2 */
+            __m512 q = cydnnl_lrn_drsqrt(_mm512_mul_ps(om, y));          /* omega^-1/4 */
+            __m512 f = _mm512_mul_ps(y, q);                              /* omega^-3/4 */
+            __m512 r = _mm512_mul_ps(f, _mm512_mul_ps(y, y));            /* omega^-7/4 */
+            __m512 d = cydnnl_lrn_dld(dd, at, bf16, m);
+            A[g * nb + cb] = _mm512_maskz_mul_ps(m, f, d);
+            B[g * L + cb + 1] = _mm512_maskz_mul_ps(m, _mm512_mul_ps(X[g * nb + cb], d), r);
+        }
+        CYDNNL_LRN_GROUP_LOOP {
+            const __m512 *b2 = B + g * L + cb;
+            __m512 s = cydnnl_lrn_dwin(b2[0], b2[1], b2[2], up, dn, h);
+            cydnnl_lrn_dst(ds, (p0 + g) * ss + cb * sc, bf16, cb == nb - 1 ? stail : 0xffff,
+                           _mm512_fnmadd_ps(_mm512_mul_ps(vc, X[g * nb + cb]), s,
+                                            A[g * nb + cb]));
+        }
+    }
+#undef CYDNNL_LRN_GROUP_LOOP
+}
+/* npos positions ss elements apart from src, dd and ds (element offsets
+   alike); C channels, windows of h either side; pad_lanes: the last block's
+   lanes past C are the layout's padding, written as zeros */
+static void cydnnl_lrn_bwd_direct(const void *src, const void *dd, void *ds, int bf16,
+                                  int64_t npos, int64_t ss, int64_t sc, int64_t C, int64_t h,
+                                  int pad_lanes, float k, float scale, float coef) {
+#define CYDNNL_LRN_DIRECT_CALL(b, c) \
+    cydnnl_lrn_bwd_direct_t(src, dd, ds, b, c, npos, ss, sc, C, h, pad_lanes, k, scale, coef)
+    if (sc == 16) {  /* channels-last */
+        if (bf16) CYDNNL_LRN_DIRECT_CALL(1, 1); else CYDNNL_LRN_DIRECT_CALL(0, 1);
+    } else {
+        if (bf16) CYDNNL_LRN_DIRECT_CALL(1, 0); else CYDNNL_LRN_DIRECT_CALL(0, 0);
+    }
+#undef CYDNNL_LRN_DIRECT_CALL
+}
+#define CYDNNL_LRN_BWD_DIRECT cydnnl_lrn_bwd_direct
+#else
+#define CYDNNL_LRN_BWD_DIRECT NULL
+#endif
+
 #endif /* CYDNNL_LRN_KERNELS_H */

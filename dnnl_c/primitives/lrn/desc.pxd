@@ -20,7 +20,8 @@ cdef inline const lrn_desc_t *lrn_desc(const dnnl_primitive_desc *pd) noexcept n
     return <const lrn_desc_t *>pd.desc
 
 # blocked:<level>: the layout as (n, channel block, spatial) strides, the
-# tile the kernels work on, the threads the scratchpad was sized for, and
+# tile the kernels work on (positions per task), whether backward runs
+# the direct kernel, the threads the scratchpad was sized for, and
 # the ISA level of the row kernels.
 cdef struct lrn_blocked_conf_t:
     int64_t blk
@@ -30,3 +31,4 @@ cdef struct lrn_blocked_conf_t:
     int64_t tile
     int nthr
     dnnl_cpu_isa_t isa
+    bint direct             # backward by the level's direct kernel, no tiles

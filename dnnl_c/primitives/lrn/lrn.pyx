@@ -1,7 +1,9 @@
 # The LRN primitive (oneDNN src/common/lrn.cpp and the cpu lrn list):
 # validation, then `blocked:<level>` across channels directly on one layout
 # (plain or blocked on channels), one per ISA level of its row kernels, and
-# `ref:any` on any layouts through plain f32 scratch. Neither keeps a workspace: backward recomputes omega from src.
+# `ref:any` on any layouts through plain f32 scratch. Neither keeps a workspace:
+# backward recomputes omega from src (at AVX-512, for beta 3/4 on 16-channel
+# blocks or channels-last rows, straight on the layout: no tiles).
 
 from libc.stdio cimport snprintf
 from libc.stdint cimport int64_t, INT64_MAX
@@ -12,7 +14,8 @@ from dnnl_c.primitives.reorder.reorder cimport reorder_md
 from dnnl_c.primitives.lrn.desc cimport lrn_desc_t, lrn_desc, lrn_blocked_conf_t
 from dnnl_c.kernels.lrn cimport (lrn_params_t, lrn_kernels_t, lrn_kernels_for, lrn_fwd_ref,
                                  lrn_bwd_ref, lrn_pick_tile, lrn_tile_floats,
-                                 lrn_across_fwd_tiled, lrn_across_bwd_tiled)
+                                 lrn_across_fwd_tiled, lrn_across_bwd_tiled,
+                                 lrn_bwd_direct_ok, lrn_across_bwd_direct)
 from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
@@ -209,7 +212,8 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
     cdef int nthr = omp_get_max_threads()
     p.tile = lrn_pick_tile(&p, nthr)
     cdef dnnl_cpu_isa_t isa = pd_isa(pd)
-    if lrn_kernels_for(isa) == NULL:
+    cdef const lrn_kernels_t *uk = lrn_kernels_for(isa)
+    if uk == NULL:
         return fail(dnnl_unimplemented, "lrn: this build has no row kernels for this ISA level")
     cdef lrn_blocked_conf_t *conf = <lrn_blocked_conf_t *>pd_conf(pd, sizeof(lrn_blocked_conf_t))
     if conf == NULL:
@@ -221,6 +225,11 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
     conf.ss = ss
     conf.tile = p.tile
     conf.nthr = nthr
+    p.blk = blk
+    p.sc = sc
+    conf.direct = not is_fwd(pd) and lrn_bwd_direct_ok(uk, &p)
+    if conf.direct:
+        return dnnl_success
     if cydnnl_bytes_add_overflow(&pd.scratchpad_size, lrn_tile_floats(&p, not is_fwd(pd)),
                                  nthr * sizeof(float)):
         return fail(dnnl_unimplemented, "lrn: the tiles do not fit in memory")
@@ -243,6 +252,9 @@ cdef dnnl_status_t blocked_execute(const dnnl_primitive_desc *pd,
     if is_fwd(pd):
         lrn_across_fwd_tiled(uk, &p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DST),
                              dt, <float *>ctx.scratchpad)
+    elif conf.direct:
+        lrn_across_bwd_direct(uk, &p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DIFF_DST),
+                              ctx_data(ctx, DNNL_ARG_DIFF_SRC), dt)
     else:
         lrn_across_bwd_tiled(uk, &p, ctx_data(ctx, DNNL_ARG_SRC),
                              ctx_data(ctx, DNNL_ARG_DIFF_DST), ctx_data(ctx, DNNL_ARG_DIFF_SRC),
