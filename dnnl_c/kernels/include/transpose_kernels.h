@@ -83,6 +83,9 @@ CYDNNL_INLINE void cydnnl_tr_store(void *p, cydnnl_tvf v, const int bf16) {
 }
 #endif
 
+#ifndef CYDNNL_TR_PF
+#define CYDNNL_TR_PF 4
+#endif
 static inline __attribute__((always_inline)) void cydnnl_transpose_dt(
         const char *CYDNNL_RESTRICT s, int64_t lds, char *CYDNNL_RESTRICT d, int64_t ldd,
         int64_t rows, int64_t cols, const int sbf, const int dbf) {
@@ -93,8 +96,12 @@ static inline __attribute__((always_inline)) void cydnnl_transpose_dt(
     for (; j0 + CYDNNL_TV <= cols; j0 += CYDNNL_TV) {
         for (i0 = 0; i0 + CYDNNL_TV <= rows; i0 += CYDNNL_TV) {
             cydnnl_tvf r[CYDNNL_TV];
-            for (int i = 0; i < CYDNNL_TV; ++i)
+            for (int i = 0; i < CYDNNL_TV; ++i) {
+                /* each src row is a stream read a line per band: with many
+                   rows the hardware's prefetch does not follow them */
+                __builtin_prefetch(s + ((i0 + i) * lds + j0 + CYDNNL_TR_PF * CYDNNL_TV) * ss);
                 r[i] = cydnnl_tr_load(s + ((i0 + i) * lds + j0) * ss, sbf);
+            }
 #if CYDNNL_TV == 16
             CYDNNL_TR_STAGE(r, 8)
 #endif
