@@ -11,7 +11,7 @@ from dnnl_c.core cimport *
 from dnnl_c.primitives.reorder.reorder cimport reorder_md
 from dnnl_c.primitives.eltwise.desc cimport eltwise_desc_t, eltwise_desc, eltwise_dense_conf_t
 from dnnl_c.kernels.eltwise cimport eltwise_kernels_t, eltwise_kernels_for, eltwise_fwd, eltwise_bwd
-from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
 
 
 cdef bint known_alg(int alg) noexcept nogil:
@@ -124,6 +124,8 @@ cdef dnnl_status_t dense_init(dnnl_primitive_desc *pd) noexcept nogil:
               and same_dense_layout(data, pd_md(pd, DNNL_ARG_DIFF_SRC))):
         return fail(dnnl_unimplemented, "eltwise: layouts differ or pad")
     cdef dnnl_cpu_isa_t isa = pd_isa(pd)
+    if isa == ISA_AVX512_CORE_BF16 and data.data_type != dnnl_bf16:
+        return fail(dnnl_unimplemented, "eltwise: f32 runs at avx512_core")
     if eltwise_kernels_for(isa) == NULL:
         return fail(dnnl_unimplemented, "eltwise: this build has no vector loops for this "
                     "ISA level")
@@ -227,7 +229,8 @@ cdef primitive_kind_t eltwise_kind
 eltwise_kind.kind = dnnl_eltwise
 eltwise_kind.query = eltwise_query
 eltwise_kind.verbose = eltwise_verbose
-for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+# bf16 also at avx512_core_bf16: its stores round with vcvtneps2bf16
+for isa in (ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&eltwise_kind.impls, "dense", isa, dense_init, dense_execute)
 impl_list_add(&eltwise_kind.impls, "ref:any", ref_init, ref_execute)
 register_kind(&eltwise_kind)
