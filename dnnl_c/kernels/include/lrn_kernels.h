@@ -332,7 +332,7 @@ static void cydnnl_lrn_bwd_direct(const void *src, const void *dd, void *ds, int
                                   int pad_lanes, float k, float scale, float coef) {
 #define CYDNNL_LRN_DIRECT_CALL(b, c) \
     cydnnl_lrn_bwd_direct_t(src, dd, ds, b, c, npos, ss, sc, C, h, pad_lanes, k, scale, coef)
-    if (sc == 16) {  /* channels-last */
+    if (sc == 16) {  /* vectors end to end (channels-last): position by position */
         if (bf16) CYDNNL_LRN_DIRECT_CALL(1, 1); else CYDNNL_LRN_DIRECT_CALL(0, 1);
     } else {
         if (bf16) CYDNNL_LRN_DIRECT_CALL(1, 0); else CYDNNL_LRN_DIRECT_CALL(0, 0);
