@@ -208,3 +208,33 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
                         and (dt == "f32" or isa == KERNEL_LEVELS["avx512_core_bf16"]))
     np.testing.assert_allclose(c[:, :mnk[1]], want, rtol=1e-4, atol=1e-4 * np.sqrt(mnk[2]))
     assert np.all(c[:, mnk[1]:] == 7.0)
+
+
+# bf16 matrices (a convolution's weights and diff_dst, an RNN's states): at
+# avx512_core_bf16 packed straight into pairs of k, both orientations of each
+# operand; odd k (a last pair with a zero half), k over one block, m over a
+# row block, n past a panel and under one; mixed with f32.
+@pytest.mark.parametrize("dts", ["bf16.bf16", "bf16.f32", "f32.bf16"])
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("T", "N"), ("N", "T"), ("T", "T")])
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (11, 37, 7), (20, 32, 300), (96, 70, 1031),
+                                   (300, 17, 45), (13, 5, 2)])
+def test_gemm_bf16_matrices(kernels, isa, dts, ta, tb, m, n, k):
+    from helpers import bf16_bits, bf16_to_f32
+    rng = np.random.default_rng(m * n + k)
+    da, db = dts.split(".")
+
+    def operand(rows, cols, dt):
+        x = rng.standard_normal((rows, cols + 3)).astype(np.float32)   # ld past the matrix
+        if dt == "bf16":
+            bits = bf16_bits(x)
+            return bits, bf16_to_f32(bits)[:, :cols].astype(np.float64)
+        return x, x[:, :cols].astype(np.float64)
+    a, av = operand(*((m, k) if ta == "N" else (k, m)), da)
+    b, bv = operand(*((k, n) if tb == "N" else (n, k)), db)
+    c = rng.standard_normal((m, n + 2)).astype(np.float32)
+    c0 = c.copy()
+    kernels.gemm_matrices(a, ta, a.shape[1], b, tb, b.shape[1], m, n, k, 1.5, 0.5, c,
+                          m > 50, isa)
+    want = 1.5 * ((av.T if ta == "T" else av) @ (bv.T if tb == "T" else bv)) + 0.5 * c0[:, :n]
+    np.testing.assert_allclose(c[:, :n], want, rtol=1e-4, atol=1e-4 * np.sqrt(k))
+    assert np.array_equal(c[:, n:], c0[:, n:])

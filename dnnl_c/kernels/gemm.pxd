@@ -56,6 +56,12 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
                                      int64_t rs, const int64_t *off, const uint32_t *b,
                                      float *c, int64_t ldc, float alpha, float beta,
                                      int64_t rows) noexcept nogil
+        # bf16 matrices straight into pair panels, as pack_rows / pack_cols below
+        # (NULL below avx512_core_bf16)
+        void (*pack_rows_bf16)(const uint16_t *src, int64_t ld, int64_t rows, int64_t kc,
+                               uint32_t *dst, int64_t w) noexcept nogil
+        void (*pack_cols_bf16)(const uint16_t *src, int64_t ld, int64_t kc, int64_t n,
+                               uint32_t *dst, int64_t w) noexcept nogil
         # f32 rows (contiguous in k) into a w-lane panel, transposed
         void (*pack_rows)(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
                           int64_t w) noexcept nogil

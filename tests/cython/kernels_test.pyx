@@ -105,3 +105,18 @@ def sgemm_packed(str transb, long m, long n, long k, float alpha, float[::1] a, 
                                    &wv[0])
                 n0 = n1
     return bp
+
+
+def gemm_matrices(a, str transa, long lda, b, str transb, long ldb, long m, long n, long k,
+                  float alpha, float beta, float[:, ::1] c, bint threaded, int isa):
+    """C = alpha op(A) op(B) + beta C through gemm_ex, A and B float32 or
+    bf16 (uint16) arrays: matrix operands of either data type."""
+    cdef gemm_operand_t oa = matrix_operand(<const void *><size_t>a.ctypes.data,
+                                            dnnl_f32 if a.dtype.itemsize == 4 else dnnl_bf16,
+                                            ord(transa), lda)
+    cdef gemm_operand_t ob = matrix_operand(<const void *><size_t>b.ctypes.data,
+                                            dnnl_f32 if b.dtype.itemsize == 4 else dnnl_bf16,
+                                            ord(transb), ldb)
+    cdef const gemm_kernel_t *uk = kernel(isa)
+    with nogil:
+        gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, &c[0, 0], c.shape[1], threaded)

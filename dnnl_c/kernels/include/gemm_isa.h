@@ -28,6 +28,12 @@ typedef struct {
     void (*ukernel_bf16_strided)(int64_t nruns, const int32_t *runs, const uint16_t *a,
                                  int64_t rs, const int64_t *off, const uint32_t *b, float *c,
                                  int64_t ldc, float alpha, float beta, int64_t rows);
+    /* bf16 matrices straight into pair panels, as pack_rows / pack_cols
+       below pack f32 ones (NULL below avx512_core_bf16) */
+    void (*pack_rows_bf16)(const uint16_t *src, int64_t ld, int64_t rows, int64_t kc,
+                           uint32_t *dst, int64_t w);
+    void (*pack_cols_bf16)(const uint16_t *src, int64_t ld, int64_t kc, int64_t n,
+                           uint32_t *dst, int64_t w);
     /* the transposing pack of f32 rows into a w-lane panel (gemm_kernels.h) */
     void (*pack_rows)(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
                       int64_t w);

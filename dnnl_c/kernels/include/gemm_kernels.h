@@ -278,6 +278,63 @@ CYDNNL_INLINE void cydnnl_pack_pair_rows(const uint16_t *CYDNNL_RESTRICT a, int6
     }
 }
 
+/* bf16 matrices straight into pair panels, as cydnnl_pack_rows and
+   cydnnl_pack_cols pack f32 ones (no f32 panel on the way). Rows contiguous
+   in k (`rows` <= w of them, ld apart) into one w-lane panel: a pair is one
+   32-bit element of a row, gathered 16 rows at a time. */
+CYDNNL_INLINE void cydnnl_pack_rows_bf16(const uint16_t *CYDNNL_RESTRICT src, int64_t ld,
+                                         int64_t rows, int64_t kc,
+                                         uint32_t *CYDNNL_RESTRICT dst, int64_t w) {
+    int64_t kp = kc / 2, i0 = 0;    /* whole pairs; an odd last k below */
+    if ((rows - 1) * ld < INT32_MAX / 2) {  /* 32-bit indices into 16-bit units */
+        for (; i0 < rows; i0 += 16) {
+            int64_t n = rows - i0 < 16 ? rows - i0 : 16;
+            __mmask16 m = (__mmask16)((1u << n) - 1);
+            __m512i idx = _mm512_mullo_epi32(
+                _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                _mm512_set1_epi32((int)ld));
+            const uint16_t *s = src + i0 * ld;
+            for (int64_t q = 0; q < kp; ++q)
+                _mm512_mask_storeu_epi32(dst + q * w + i0, m, _mm512_mask_i32gather_epi32(
+                    _mm512_setzero_si512(), m, idx, s + 2 * q, 2));
+        }
+    }
+    for (int64_t i = i0; i < rows; ++i)
+        for (int64_t q = 0; q < kp; ++q) {
+            uint32_t v;
+            memcpy(&v, src + i * ld + 2 * q, sizeof v);
+            dst[q * w + i] = v;
+        }
+    if (kc % 2)
+        for (int64_t i = 0; i < rows; ++i) dst[kp * w + i] = src[i * ld + kc - 1];
+    for (int64_t q = 0; q < (kc + 1) / 2; ++q)
+        for (int64_t i = rows; i < w; ++i) dst[q * w + i] = 0;
+}
+
+/* n columns (k rows ld apart) into pair panels of w columns, panel t at
+   dst + t * ceil(kc / 2) * w, columns past n zero: two rows' vectors
+   interleaved. */
+CYDNNL_INLINE void cydnnl_pack_cols_bf16(const uint16_t *CYDNNL_RESTRICT src, int64_t ld,
+                                         int64_t kc, int64_t n, uint32_t *CYDNNL_RESTRICT dst,
+                                         int64_t w) {
+    int64_t kp = (kc + 1) / 2;
+    for (int64_t j0 = 0; j0 < n; j0 += w, dst += kp * w)
+        for (int64_t q = 0; q < kp; ++q) {
+            const uint16_t *lo = src + 2 * q * ld + j0;
+            for (int64_t j = 0; j < w; j += 16) {
+                int64_t left = (n - j0 < w ? n - j0 : w) - j;
+                __mmask16 m = left >= 16 ? (__mmask16)0xffff
+                              : left > 0 ? (__mmask16)((1u << left) - 1) : (__mmask16)0;
+                __m512i v = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, lo + j));
+                if (2 * q + 1 < kc)
+                    v = _mm512_or_si512(v, _mm512_slli_epi32(_mm512_cvtepu16_epi32(
+                        _mm256_maskz_loadu_epi16(m, lo + ld + j)), 16));
+                int64_t lanes = w - j < 16 ? w - j : 16;     /* an A panel is 12 wide */
+                _mm512_mask_storeu_epi32(dst + q * w + j, (__mmask16)((1u << lanes) - 1), v);
+            }
+        }
+}
+
 /* c[rows x NR] = alpha * a . b + beta * c over kp pairs of k, rows <= mr. */
 CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const uint32_t *a,
                                                  const uint32_t *b, float *c, int64_t ldc,

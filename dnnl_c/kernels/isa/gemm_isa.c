@@ -37,9 +37,20 @@ static void pack_pair_rows(const uint16_t *a, int64_t rs, const int64_t *off, in
                            int64_t rows, uint32_t *dst, int64_t w) {
     cydnnl_pack_pair_rows(a, rs, off, kp, rows, dst, w);
 }
-#define CYDNNL_PAIRS pack_pairs, ukernel_bf16, pack_pair_rows, ukernel_bf16_strided
+
+static void pack_rows_bf16(const uint16_t *src, int64_t ld, int64_t rows, int64_t kc,
+                           uint32_t *dst, int64_t w) {
+    cydnnl_pack_rows_bf16(src, ld, rows, kc, dst, w);
+}
+
+static void pack_cols_bf16(const uint16_t *src, int64_t ld, int64_t kc, int64_t n,
+                           uint32_t *dst, int64_t w) {
+    cydnnl_pack_cols_bf16(src, ld, kc, n, dst, w);
+}
+#define CYDNNL_PAIRS pack_pairs, ukernel_bf16, pack_pair_rows, ukernel_bf16_strided, \
+    pack_rows_bf16, pack_cols_bf16
 #else
-#define CYDNNL_PAIRS NULL, NULL, NULL, NULL
+#define CYDNNL_PAIRS NULL, NULL, NULL, NULL, NULL, NULL
 #endif
 
 static void pack_rows(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
