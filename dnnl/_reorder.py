@@ -46,6 +46,7 @@ class reorder(primitive):
             return engine(c_engine=self._query(c.dnnl_query_reorder_dst_engine), weak=True)
 
     _signatures = _overloads("reorder", "pd", "src, dst, attr")
+    _execute_signature = _overloads("reorder.execute", "src, dst")
 
     def __init__(self, *args, **kwargs):
         """reorder(pd), reorder(src, dst[, attr]), or an empty reorder."""
@@ -62,7 +63,7 @@ class reorder(primitive):
         """execute(astream, src, dst), or execute(astream, args) with args
         {DNNL_ARG_FROM: memory, DNNL_ARG_TO: memory}, as primitive.execute."""
         if len(args) + len(kwargs) == 2:
-            a = _overloads("reorder.execute", "src, dst").bind(args, kwargs)
+            a = self._execute_signature.bind(args, kwargs)
             args = ({c.DNNL_ARG_FROM: a["src"], c.DNNL_ARG_TO: a["dst"]},)
             kwargs = {}
         super().execute(astream, *args, **kwargs)

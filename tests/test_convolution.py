@@ -227,6 +227,19 @@ def test_given_layouts(eng, strm, layouts):
     check(p, r, diff_bias=False)
 
 
+@pytest.mark.parametrize("dts", [(dt.f32,) * 4, (dt.bf16, dt.bf16, dt.f32, dt.f32)])
+@pytest.mark.parametrize("mb", [1, 3])
+def test_diff_bias_channels_last(eng, strm, dts, mb):
+    """diff_bias from a channels-last diff_dst sums 16 channels at a time over
+    blocks of 256 pixels: 37 channels (two whole groups and 5), 270 pixels."""
+    p = parse_desc("mb%dic3ih20iw17oc37oh18ow15kh3kw3" % mb)
+    r = run_conv(eng, strm, p, dts=dts, layouts={"src": tag.nhwc, "dst": tag.nhwc})
+    assert r["pds"][2].diff_dst_desc() == memory.desc(shapes(p)[3], dts[0], tag.nhwc)
+    _, _, dw, db = expected(p, r)
+    close(r["diff_wei"], dw, 2 ** -8 if dts[0] == dt.bf16 else 1e-5)
+    close(r["diff_bias"], db, 1e-5)
+
+
 def test_no_bias(eng, strm):
     p = parse_desc("mb2ic4ih6oc5oh4kh3")
     r = run_conv(eng, strm, p, with_bias=False)

@@ -458,9 +458,7 @@ cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64
         for oc in range(s.ocg):
             b[oc] = 0
     if lay.dst_cl:
-        for p in range(osp):
-            for oc in range(s.ocg):
-                b[oc] += value(dy, lay.dst_dt, p * oc_all + oc)
+        column_sums(dy, lay.dst_dt, osp, s.ocg, oc_all, b)
     else:
         for oc in range(s.ocg):
             sum = 0
@@ -469,12 +467,57 @@ cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64
             b[oc] += sum
 
 
+ctypedef fused dy_t:
+    float
+    uint16_t
+
+
+cdef inline void column_sums_of(const dy_t *x, int64_t rows, int64_t cols, int64_t ld,
+                                float *b) noexcept nogil:
+    """b[j] += sum of column j of x: 16 columns at a time over blocks of 256
+    rows, the sums held in registers (summing into b row by row stored and
+    reloaded b at every row)."""
+    cdef int64_t p0, p1, p, j0, j, n
+    cdef float acc[16]
+    for p0 in range(0, rows, 256):
+        p1 = min(p0 + 256, rows)
+        for j0 in range(0, cols, 16):
+            n = min(16, cols - j0)
+            if n < 16:
+                for j in range(n):
+                    for p in range(p0, p1):
+                        b[j0 + j] += as_f32(x[p * ld + j0 + j])
+                continue
+            for j in range(16):
+                acc[j] = 0
+            for p in range(p0, p1):
+                for j in range(16):
+                    acc[j] += as_f32(x[p * ld + j0 + j])
+            for j in range(16):
+                b[j0 + j] += acc[j]
+
+
+cdef inline float as_f32(dy_t v) noexcept nogil:
+    if dy_t is float:
+        return v
+    else:
+        return bf16_to_f32(v)
+
+
+cdef void column_sums(const void *x, int dt, int64_t rows, int64_t cols, int64_t ld,
+                      float *b) noexcept nogil:
+    if dt == dnnl_bf16:
+        column_sums_of(<const uint16_t *>x, rows, cols, ld, b)
+    else:
+        column_sums_of(<const float *>x, rows, cols, ld, b)
+
+
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                                 float *diff_wei, float *diff_bias, const void *diff_dst,
                                 float *work, int nthr) noexcept nogil:
     cdef int64_t k = col_rows(s), nw = s.g * s.ocg * k, nb = s.g * s.ocg
     cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
-    cdef int64_t t, n, g, i, n0, n1, chunk
+    cdef int64_t t, n, g, i, r, n0, n1, chunk
     cdef float *acc
     cdef bint in_place = bwd_weights_in_place(s, lay, nthr)
     if s.mb < 2 or nthr < 2:
@@ -484,8 +527,9 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
                 bwd_weights_one(s, lay, n, g, src, work if in_place else diff_wei, work + nw,
                                 diff_dst, n == 0, True, in_place)
         if in_place:
-            for i in prange(nw, schedule='static', num_threads=nthr):
-                diff_wei[i] = work[transposed_at(s, i)]
+            for r in prange(nb, schedule='static', num_threads=nthr):
+                for t in range(k):
+                    diff_wei[r * k + t] = work[transposed_at(s, r, t)]
         if diff_bias != NULL:
             memcpy(diff_bias, work + nw, nb * sizeof(float))
         return
@@ -501,19 +545,20 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
             for g in range(s.g):
                 bwd_weights_one(s, lay, n, g, src, acc, acc + nw, diff_dst, n == n0, False,
                                 in_place)
-    for i in prange(nw, schedule='static', num_threads=nthr):
-        diff_wei[i] = sum_threads(work + (transposed_at(s, i) if in_place else i), per, nthr,
-                                  chunk, s.mb)
+    for r in prange(nb, schedule='static', num_threads=nthr):
+        for t in range(k):
+            diff_wei[r * k + t] = sum_threads(
+                work + (transposed_at(s, r, t) if in_place else r * k + t), per, nthr, chunk,
+                s.mb)
     if diff_bias != NULL:
         for i in range(nb):
             diff_bias[i] = sum_threads(work + nw + i, per, nthr, chunk, s.mb)
 
 
-cdef inline int64_t transposed_at(const conv_shape_t *s, int64_t i) noexcept nogil:
-    """Where weight i (g, oc, tap) is in an accumulator of dW^T per group."""
-    cdef int64_t k = col_rows(s), per_g = s.ocg * k
-    cdef int64_t g = i // per_g, oc = (i % per_g) // k, t = i % k
-    return g * per_g + t * s.ocg + oc
+cdef inline int64_t transposed_at(const conv_shape_t *s, int64_t r, int64_t t) noexcept nogil:
+    """Where tap t of weight row r (g * OCg + oc) is in an accumulator of dW^T
+    per group."""
+    return (r - r % s.ocg) * col_rows(s) + t * s.ocg + r % s.ocg
 
 
 cdef inline float sum_threads(const float *p, size_t stride, int nthr, int64_t chunk,
