@@ -157,8 +157,10 @@ def geometry(icg, ins, ks, ss, ds, ps):
 @pytest.mark.parametrize("dt", ["f32", "bf16"])
 @pytest.mark.parametrize("cl", [False, True])
 @pytest.mark.parametrize("case", range(len(GEOMS)))
-@pytest.mark.parametrize("use", ["P.X", "X.PT", "XT.P", "PT.X", "PT.X in place"])
-def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
+@pytest.mark.parametrize("use", ["P.X", "X.PT", "XT.P", "PT.X", "PT.X in place",
+                                 "PT.X in place, X by rows"])
+@pytest.mark.parametrize("other", [37, 64])
+def test_patches_operand(kernels, isa, case, cl, dt, threaded, use, other):
     from helpers import bf16_bits, bf16_to_f32
     g = geometry(*GEOMS[case])
     rng = np.random.default_rng(case)
@@ -181,7 +183,8 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
         view = bf16_bits(view)
     P = patch_matrix(x_all[extra:], g, cl)
     pix, taps = P.shape
-    other = 37
+    # 64 columns are whole panels at every level: an f32 X by rows (a
+    # channels-last dY) is then read in place too
     X = rng.standard_normal((taps if use in ("P.X", "X.PT") else pix, other)).astype(np.float32)
     if use == "PT.X in place":
         X = X.T.copy()      # X stored transposed, as a channels-first dY is
@@ -194,6 +197,7 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
         "XT.P": ("N", "right", "T", lambda: X.T @ P, (other, taps, pix)),
         "PT.X": ("T", "left", "N", lambda: P.T @ X, (taps, other, pix)),
         "PT.X in place": ("N", "in_place", "T", lambda: P.T @ X.T, (taps, other, pix)),
+        "PT.X in place, X by rows": ("N", "in_place", "N", lambda: P.T @ X, (taps, other, pix)),
     }[use]
     want = want()
     Xarg = bf16_bits(X) if dt == "bf16" else X.reshape(-1)
@@ -201,6 +205,7 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use):
     in_place = kernels.gemm_patches(view, g, trans, side, Xarg.reshape(-1), xt,
                                     pix if use == "PT.X in place" else other, *mnk, c, threaded,
                                     isa)
+    use = use.split(",")[0]
     # in place: every window inside src, tiles of 4 or more taps; f32, or bf16
     # where the level has bf16 dot products
     assert in_place == (use == "PT.X in place" and max(g["kw"], icg) >= 4

@@ -37,10 +37,11 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
         # the first `rows` (1..mr) rows of a tile of C
         void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
                         float alpha, float beta, int64_t rows) noexcept nogil
-        # the same with A read in place: element (i, p) is a[i * rs + off[p]]
+        # the same with A read in place: element (i, p) is a[i * rs + off[p]]; B's
+        # rows ldb apart (nr: a packed panel; more: B read in place)
         void (*ukernel_strided)(int64_t kc, const float *a, int64_t rs, const int64_t *off,
-                                const float *b, float *c, int64_t ldc, float alpha,
-                                float beta, int64_t rows) noexcept nogil
+                                const float *b, int64_t ldb, float *c, int64_t ldc,
+                                float alpha, float beta, int64_t rows) noexcept nogil
         # bf16 dot products (avx512_core_bf16; NULL below)
         void (*pack_pairs)(const float *src, int64_t kc, int64_t w,
                            uint32_t *dst) noexcept nogil

@@ -299,7 +299,7 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                             alpha, b_beta, rows)
                 elif inside:
                     uk.ukernel_strided(kc, <const float *>a.ptr + org, rs, toff,
-                                       bp + tj * bstep, dst, ld, alpha, b_beta, rows)
+                                       bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows)
                 elif pairs:
                     uk.ukernel_bf16(kp, <const uint32_t *>ap2, <const uint32_t *>bp + tj * bstep,
                                     dst, ld, alpha, b_beta, rows)
@@ -582,6 +582,8 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t toff[1]
     cdef int64_t quota
     cdef prefetch_t pf
+    cdef bint b_in_place
+    cdef const float *bf = NULL
     cdef float bt
     cdef float *dst
     cdef int64_t ld
@@ -605,6 +607,9 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     apair = <uint32_t *>(edge + MAX_MR * MAX_NR)
     org = <int64_t *>(apair + kpb * MAX_MR)
     tap_run_dim(g, &count, &rs, &ts)
+    # f32 B with whole panels' columns side by side in its rows (a
+    # channels-last dY) is read in place: packing it was a copy of dY
+    b_in_place = not pairs and b.kind == OPND_F32 and b.trans == b'N' and n % NR == 0
     pc = 0
     od = oh = ow = 0
     while pc < npix:
@@ -613,7 +618,9 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
             org[p] = ((od * g.sd * g.ih + oh * g.sh) * g.iw + ow * g.sw) * g.pix_stride
             next_pixels(g, 1, &od, &oh, &ow)
         kp = (kc + 1) // 2
-        if pairs and b.kind == OPND_BF16:
+        if b_in_place:
+            bf = <const float *>b.ptr + pc * b.ld
+        elif pairs and b.kind == OPND_BF16:
             pack_pairs_bf16(uk, b, b.trans == b'T', pc, kc, 0, n, NR, <uint32_t *>bp2)
         else:
             pack_b(uk, b, pc, kc, 0, n, bp)
@@ -649,9 +656,12 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     if pairs:
                         uk.ukernel_bf16(kp, apair, <const uint32_t *>bp2 + tj * bstep, dst, ld,
                                         1.0, bt if dst != edge else 0.0, rows)
+                    elif b_in_place:
+                        uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
+                                           bf + jr, b.ld, dst, ld, 1.0, bt, rows)
                     else:
                         uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
-                                           bp + tj * bstep, dst, ld, 1.0,
+                                           bp + tj * bstep, NR, dst, ld, 1.0,
                                            bt if dst != edge else 0.0, rows)
                     if dst == edge:
                         edge_out(edge, NR, rows, cols, bt, c + (t + q * ts) * ldc + jr,

@@ -76,6 +76,24 @@ static inline void *cydnnl_guarded(size_t size) {
 }
 #endif
 
+/* Large blocks ask for transparent huge pages (where the kernel gives them
+   on request only, as most distributions set it): a tensor of tens of MiB
+   in 4 KiB pages misses the TLB on every new page when streamed; NumPy asks
+   the same for its arrays of 4 MiB and more. The advice covers the whole
+   pages inside the block; its failure changes nothing. */
+#define CYDNNL_HUGE_FROM ((size_t)4 << 20)
+static inline void cydnnl_advise_huge(char *p, size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+    uintptr_t hi = ((uintptr_t)p + size) & ~(uintptr_t)4095;
+    if (size >= CYDNNL_HUGE_FROM && hi > lo)
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)size;
+#endif
+}
+
 /* zero: calloc's block (libc's, or fresh mappings) rather than malloc's */
 static inline void *cydnnl_alloc_(size_t size, size_t align, int zero) {
     if (align < 16)
@@ -92,6 +110,7 @@ static inline void *cydnnl_alloc_(size_t size, size_t align, int zero) {
         return NULL;
     char *p = (char *)(((uintptr_t)base + CYDNNL_HDR + align - 1) & ~(uintptr_t)(align - 1));
     cydnnl_put_hdr(p, base, 0);
+    cydnnl_advise_huge(p, size);
     return p;
 }
 

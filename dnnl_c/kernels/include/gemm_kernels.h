@@ -107,8 +107,8 @@ CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, fl
    Exactly `rows` rows are read, so the loop runs at the tile's own height. */
 CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, const float *a,
                                                     int64_t rs, const int64_t *off,
-                                                    const float *b, float *c, int64_t ldc,
-                                                    float alpha, float beta) {
+                                                    const float *b, int64_t ldb, float *c,
+                                                    int64_t ldc, float alpha, float beta) {
     cydnnl_vf acc[CYDNNL_MR][2];
     cydnnl_prefetch_tile(c, ldc, mr);
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
@@ -121,7 +121,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, co
             acc[i][0] += v * b0;
             acc[i][1] += v * b1;
         }
-        b += CYDNNL_NR;
+        b += ldb;
     }
     #pragma GCC unroll 16
     for (int i = 0; i < mr; ++i)
@@ -129,11 +129,29 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, co
 }
 
 #define CYDNNL_STRIDED_CASE(n)                                                            \
-    case n: cydnnl_ukernel_strided_mr(n < CYDNNL_MR ? n : CYDNNL_MR, kc, a, rs, off, b, c, \
-                                      ldc, alpha, beta); break;
+    case n: cydnnl_ukernel_strided_mr(n < CYDNNL_MR ? n : CYDNNL_MR, kc, a, rs, off, b, ldb, \
+                                      c, ldc, alpha, beta); break;
+/* Rows one element apart (a weight gradient's taps along kw, or channels)
+   get their own copies: with rs a constant each row is a fixed displacement
+   from a + off[p], where a variable rs made the compiler step the address
+   row by row, a chain of dependent adds as long as the FMAs' work. */
 CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs,
-                                          const int64_t *off, const float *b, float *c,
-                                          int64_t ldc, float alpha, float beta, int64_t rows) {
+                                          const int64_t *off, const float *b, int64_t ldb,
+                                          float *c, int64_t ldc, float alpha, float beta,
+                                          int64_t rows) {
+    if (rs == 1) {
+        const int64_t rs = 1;
+        switch (rows) {
+            CYDNNL_STRIDED_CASE(1) CYDNNL_STRIDED_CASE(2) CYDNNL_STRIDED_CASE(3)
+            CYDNNL_STRIDED_CASE(4) CYDNNL_STRIDED_CASE(5) CYDNNL_STRIDED_CASE(6)
+#if CYDNNL_MR > 6
+            CYDNNL_STRIDED_CASE(7) CYDNNL_STRIDED_CASE(8) CYDNNL_STRIDED_CASE(9)
+            CYDNNL_STRIDED_CASE(10) CYDNNL_STRIDED_CASE(11) CYDNNL_STRIDED_CASE(12)
+#endif
+            default: break;
+        }
+        return;
+    }
     switch (rows) {
         CYDNNL_STRIDED_CASE(1) CYDNNL_STRIDED_CASE(2) CYDNNL_STRIDED_CASE(3)
         CYDNNL_STRIDED_CASE(4) CYDNNL_STRIDED_CASE(5) CYDNNL_STRIDED_CASE(6)
@@ -147,12 +165,13 @@ CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs
 #undef CYDNNL_STRIDED_CASE
 #else
 CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs,
-                                          const int64_t *off, const float *b, float *c,
-                                          int64_t ldc, float alpha, float beta, int64_t rows) {
+                                          const int64_t *off, const float *b, int64_t ldb,
+                                          float *c, int64_t ldc, float alpha, float beta,
+                                          int64_t rows) {
     for (int i = 0; i < rows; ++i)
         for (int j = 0; j < CYDNNL_NR; ++j) {
             float acc = 0.f;
-            for (int64_t p = 0; p < kc; ++p) acc += a[i * rs + off[p]] * b[p * CYDNNL_NR + j];
+            for (int64_t p = 0; p < kc; ++p) acc += a[i * rs + off[p]] * b[p * ldb + j];
             c[i * ldc + j] = alpha * acc + (beta == 0.f ? 0.f : beta * c[i * ldc + j]);
         }
 }
@@ -222,7 +241,8 @@ CYDNNL_INLINE void cydnnl_pack_cols(const float *CYDNNL_RESTRICT src, int64_t ld
                 float *d = dst + t * kc * w + p * w;
                 int64_t j0 = t * w, cols = n - j0 < w ? n - j0 : w;
                 memcpy(d, s + j0, (size_t)cols * sizeof(float));
-                memset(d + cols, 0, (size_t)(w - cols) * sizeof(float));
+                if (cols < w)
+                    memset(d + cols, 0, (size_t)(w - cols) * sizeof(float));
             }
         }
     }
