@@ -257,6 +257,21 @@ BF16_FWD = [(dt.bf16, dt.bf16, dt.bf16, dt.bf16), (dt.bf16, dt.bf16, dt.f32, dt.
             (dt.bf16, dt.bf16, dt.f32, dt.bf16), (dt.bf16, dt.bf16, dt.bf16, dt.f32)]
 
 
+@pytest.mark.parametrize("dst_tag", [tag.nchw, tag.nhwc])
+@pytest.mark.parametrize("dts", [BF16_FWD[0], BF16_FWD[2]])
+@pytest.mark.parametrize("mb", [1, 3])
+def test_bf16_dst_bias(eng, strm, dst_tag, dts, mb):
+    """A bf16 dst gets the bias and its rounding in one pass over blocks of
+    rows: channels of pixels (nchw) or pixels of channels (nhwc), each bias
+    value on its own channel; one image split across threads (mb 1) or an
+    image per thread."""
+    p = parse_desc("mb%dic3ih20iw17oc37oh18ow15kh3kw3" % mb)
+    r = run_conv(eng, strm, p, dts=dts, layouts={"dst": dst_tag})
+    assert r["fwd_pd"].dst_desc() == memory.desc(shapes(p)[3], dt.bf16, dst_tag)
+    dst, _, _, _ = expected(p, r)
+    close(r["dst"], dst, 2 ** -8)
+
+
 @pytest.mark.parametrize("desc", [
     "g2mb2ic6ih9oc8oh5kh3sh2ph1",               # channels-last src under `any`
     "mb2ic3ih10iw7oc5oh5ow4kh3kw3sh2sw2ph1pw1",  # channels-first src (few channels)

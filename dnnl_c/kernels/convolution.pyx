@@ -8,7 +8,7 @@ from libc.string cimport memset, memcpy
 
 from libc.stdint cimport uint16_t
 from dnnl_c.dnnl_types cimport dnnl_bf16, dnnl_f32
-from dnnl_c.kernels.reorder cimport reorder_linear
+from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
                                   patches_operand, patches_t_in_place, gemm_patches_t)
@@ -378,10 +378,38 @@ cdef inline void fwd_bf16_image(const conv_shape_t *s, conv_layout_t lay, int64_
                                 uint16_t *dst, float *buf, bint parallel) noexcept nogil:
     """Image n (one group: the image is one dense span of dst in either
     orientation) through the f32 buffer into bf16 dst."""
-    cdef int64_t per = out_spatial(s) * s.ocg
-    fwd_one(s, lay, n, 0, src, wei, bias, buf, parallel)
-    reorder_linear(<const char *>buf, dnnl_f32, <char *>(dst + n * per), dnnl_bf16, per,
-                   lay.isa)
+    cdef int64_t per = out_spatial(s) * s.ocg, rows = out_spatial(s), length = s.ocg, t, blk
+    cdef uint16_t *y = dst + n * per
+    fwd_one(s, lay, n, 0, src, wei, NULL, buf, parallel)
+    # bias and rounding in one pass, a block of rows at a time while it is in
+    # cache (separate passes each read the image's f32 buffer again)
+    if not lay.dst_cl:
+        rows, length = s.ocg, out_spatial(s)
+    blk = max(1, 8192 // length)
+    if parallel:
+        for t in prange((rows + blk - 1) // blk, schedule='static'):
+            round_rows(buf, y, bias, t * blk, min(t * blk + blk, rows), length, lay)
+    else:
+        for t in range((rows + blk - 1) // blk):
+            round_rows(buf, y, bias, t * blk, min(t * blk + blk, rows), length, lay)
+
+
+cdef inline void round_rows(float *buf, uint16_t *y, const float *bias, int64_t r0, int64_t r1,
+                            int64_t length, conv_layout_t lay) noexcept nogil:
+    """Rows r0 .. r1-1 of an image's f32 buffer plus bias into bf16: rows are
+    pixels of channels (channels-last) or channels of pixels."""
+    cdef int64_t r, i
+    cdef float *row
+    if bias != NULL:
+        for r in range(r0, r1):
+            row = buf + r * length
+            if lay.dst_cl:
+                for i in range(length):
+                    row[i] += bias[i]
+            else:
+                for i in range(length):
+                    row[i] += bias[r]
+    f32_to_bf16_serial(buf + r0 * length, y + r0 * length, (r1 - r0) * length, lay.isa)
 
 
 cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,

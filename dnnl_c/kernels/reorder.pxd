@@ -1,7 +1,7 @@
 # Reorder kernels: copy with data-type conversion between two layouts of the
 # same logical tensor. Pointers are to the first element (offset0 applied).
 
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint16_t
 
 # Types a reorder converts between (oneDNN dnnl_data_type_t values).
 cdef bint reorder_supports(int dt) noexcept nogil
@@ -11,6 +11,10 @@ cdef bint reorder_supports(int dt) noexcept nogil
 # which the caller checked the CPU has (0: the baseline loop).
 cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt, int64_t n,
                          int isa) noexcept nogil
+
+# The same f32 -> bf16 on the calling thread alone (for callers inside a
+# parallel region that convert a block while it is in cache).
+cdef void f32_to_bf16_serial(const float *src, uint16_t *dst, int64_t n, int isa) noexcept nogil
 
 # The general case. A layout's element offset is a sum over dims of per-dim
 # tables: off[d][p] for p < dst_pdims[d] (src tables need only p < dims[d]).

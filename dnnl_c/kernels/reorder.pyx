@@ -194,6 +194,16 @@ cdef void convert_chunks(const reorder_kernels_t *k, const char *src, int src_dt
             k.bf16_to_f32(<const bf16_t *>src + lo, <float *>dst + lo, m)
 
 
+cdef void f32_to_bf16_serial(const float *src, uint16_t *dst, int64_t n, int isa) noexcept nogil:
+    cdef const reorder_kernels_t *k = reorder_kernels_for(isa)
+    cdef int64_t i
+    if k != NULL:
+        k.f32_to_bf16(src, dst, n)
+    else:
+        for i in range(n):
+            dst[i] = f32_to_bf16(src[i])
+
+
 cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt, int64_t n,
                          int isa) noexcept nogil:
     cdef const reorder_kernels_t *k = reorder_kernels_for(isa)
