@@ -157,9 +157,11 @@ def geometry(icg, ins, ks, ss, ds, ps):
 @pytest.mark.parametrize("dt", ["f32", "bf16"])
 @pytest.mark.parametrize("cl", [False, True])
 @pytest.mark.parametrize("case", range(len(GEOMS)))
-@pytest.mark.parametrize("use", ["P.X", "X.PT", "XT.P", "PT.X", "PT.X in place",
-                                 "PT.X in place, X by rows"])
-@pytest.mark.parametrize("other", [37, 64])
+# X's columns: 37 leave a part panel at every level; 64 are whole panels,
+# and then an f32 X by rows (a channels-last dY) is read in place too
+@pytest.mark.parametrize("use,other", [
+    ("P.X", 37), ("X.PT", 37), ("XT.P", 37), ("PT.X", 37), ("PT.X in place", 37),
+    ("PT.X in place, X by rows", 37), ("PT.X in place, X by rows", 64)])
 def test_patches_operand(kernels, isa, case, cl, dt, threaded, use, other):
     from helpers import bf16_bits, bf16_to_f32
     g = geometry(*GEOMS[case])
@@ -183,8 +185,6 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use, other):
         view = bf16_bits(view)
     P = patch_matrix(x_all[extra:], g, cl)
     pix, taps = P.shape
-    # 64 columns are whole panels at every level: an f32 X by rows (a
-    # channels-last dY) is then read in place too
     X = rng.standard_normal((taps if use in ("P.X", "X.PT") else pix, other)).astype(np.float32)
     if use == "PT.X in place":
         X = X.T.copy()      # X stored transposed, as a channels-first dY is
