@@ -49,6 +49,9 @@ cdef extern from "kernels/include/lrn_isa.h" nogil:
         void (*bwd_direct)(const void *src, const void *dd, void *ds, int bf16, int64_t npos,
                            int64_t ss, int64_t sc, int64_t C, int64_t h, int pad_lanes,
                            float k, float scale, float coef) noexcept nogil
+        void (*fwd_direct)(const void *src, void *dst, int bf16, int64_t npos, int64_t ss,
+                           int64_t sc, int64_t C, int64_t h, int pad_lanes, float k,
+                           float scale) noexcept nogil
 
 # The row functions compiled for a dnnl_cpu_isa_t level; NULL for a level
 # this build lacks. The caller checks that the CPU has the level.
@@ -73,14 +76,14 @@ cdef int64_t lrn_pick_tile(const lrn_params_t *p, int nthr) noexcept nogil
 cdef int64_t lrn_tile_floats(const lrn_params_t *p, bint bwd) noexcept nogil
 cdef void lrn_across_fwd_tiled(const lrn_kernels_t *uk, const lrn_params_t *p,
                                const char *src, char *dst, int dt, float *work) noexcept nogil
-# Backward across channels straight on the layout, without tiles or work
-# buffers, where uk has such a kernel and the problem suits it (beta 3/4,
-# windows of at most 16 either side, at most 1024 channels, channels
-# innermost in blocks of 16 or all of them): p as for the tiled kernels.
-cdef bint lrn_bwd_direct_ok(const lrn_kernels_t *uk, const lrn_params_t *p) noexcept nogil
-cdef void lrn_across_bwd_direct(const lrn_kernels_t *uk, const lrn_params_t *p,
-                                const char *src, const char *diff_dst, char *diff_src,
-                                int dt) noexcept nogil
+# Across channels straight on the layout, without tiles or work buffers,
+# where uk has such a kernel and the problem suits it (beta 3/4, windows of
+# at most 16 either side, at most 1024 channels, channels innermost in
+# blocks of 16 or all of them): p as for the tiled kernels. Forward: `a` is
+# src, `b` dst (a may be b); backward: a src, b diff_dst, c diff_src.
+cdef bint lrn_direct_ok(const lrn_kernels_t *uk, const lrn_params_t *p, bint fwd) noexcept nogil
+cdef void lrn_across_direct(const lrn_kernels_t *uk, const lrn_params_t *p, bint fwd,
+                            const char *a, const char *b, char *c, int dt) noexcept nogil
 cdef void lrn_across_bwd_tiled(const lrn_kernels_t *uk, const lrn_params_t *p,
                                const char *src, const char *diff_dst, char *diff_src, int dt,
                                float *work) noexcept nogil

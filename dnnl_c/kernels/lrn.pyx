@@ -275,15 +275,14 @@ cdef extern from "kernels/include/lrn_isa.h" nogil:
     int DIRECT_MAXH "CYDNNL_LRN_DIRECT_MAXH"
 
 
-cdef bint lrn_bwd_direct_ok(const lrn_kernels_t *uk, const lrn_params_t *p) noexcept nogil:
-    return (uk.bwd_direct != NULL and p.across and p.beta == 0.75
+cdef bint lrn_direct_ok(const lrn_kernels_t *uk, const lrn_params_t *p, bint fwd) noexcept nogil:
+    return ((uk.fwd_direct if fwd else uk.bwd_direct) != NULL and p.across and p.beta == 0.75
             and pad_of(p) <= DIRECT_MAXH and p.C <= DIRECT_MAXC
             and (p.blk == 16 or (p.blk == p.C and p.sc == 0)))
 
 
-cdef void lrn_across_bwd_direct(const lrn_kernels_t *uk, const lrn_params_t *p,
-                                const char *src, const char *diff_dst, char *diff_src,
-                                int dt) noexcept nogil:
+cdef void lrn_across_direct(const lrn_kernels_t *uk, const lrn_params_t *p, bint fwd,
+                            const char *a, const char *b, char *c, int dt) noexcept nogil:
     cdef int64_t ntile = (p.S + p.tile - 1) // p.tile
     cdef int64_t esz = 2 if dt == dnnl_bf16 else 4
     # channels-last: the kernel's vectors of 16 lie end to end
@@ -298,6 +297,9 @@ cdef void lrn_across_bwd_direct(const lrn_kernels_t *uk, const lrn_params_t *p,
     for task in prange(p.N * ntile, schedule='static', num_threads=nthr if nthr > 0 else 1):
         s0 = (task % ntile) * p.tile
         off = ((task // ntile) * p.sn + s0 * p.ss) * esz
-        uk.bwd_direct(src + off, diff_dst + off, diff_src + off, dt == dnnl_bf16,
-                      imin(p.tile, p.S - s0), p.ss, sc, p.C, pad_of(p), pad_lanes, p.k, scale,
-                      coef)
+        if fwd:
+            uk.fwd_direct(a + off, <char *>b + off, dt == dnnl_bf16, imin(p.tile, p.S - s0), p.ss,
+                          sc, p.C, pad_of(p), pad_lanes, p.k, scale)
+        else:
+            uk.bwd_direct(a + off, b + off, c + off, dt == dnnl_bf16, imin(p.tile, p.S - s0),
+                          p.ss, sc, p.C, pad_of(p), pad_lanes, p.k, scale, coef)

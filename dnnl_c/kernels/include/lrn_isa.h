@@ -16,7 +16,7 @@ static inline float cydnnl_lrn_pow_neg(float omega, float beta) {
     return 1.0f / powf(omega, beta);
 }
 
-/* the direct backward's limits: channels, and window half-width */
+/* the direct kernels' limits: channels, and window half-width */
 #define CYDNNL_LRN_DIRECT_MAXC 1024
 #define CYDNNL_LRN_DIRECT_MAXH 16
 
@@ -50,6 +50,9 @@ typedef struct {
     void (*bwd_direct)(const void *src, const void *dd, void *ds, int bf16, int64_t npos,
                        int64_t ss, int64_t sc, int64_t C, int64_t h, int pad_lanes, float k,
                        float scale, float coef);
+    /* forward the same way: dst = src * omega^-3/4 (src may be dst) */
+    void (*fwd_direct)(const void *src, void *dst, int bf16, int64_t npos, int64_t ss,
+                       int64_t sc, int64_t C, int64_t h, int pad_lanes, float k, float scale);
 } cydnnl_lrn_kernels_t;
 
 CYDNNL_ISA_DECLARE(cydnnl_lrn_kernels_t, cydnnl_lrn_kernels)

@@ -2,8 +2,10 @@
 # validation, then `blocked:<level>` across channels directly on one layout
 # (plain or blocked on channels), one per ISA level of its row kernels, and
 # `ref:any` on any layouts through plain f32 scratch. Neither keeps a workspace:
-# backward recomputes omega from src (at AVX-512, for beta 3/4 on 16-channel
-# blocks or channels-last rows, straight on the layout: no tiles).
+# backward recomputes omega from src. At AVX-512, for beta 3/4 on 16-channel
+# blocks or channels-last rows, both directions work straight on the layout
+# (no tiles); bf16 data also runs at avx512_core_bf16, rounding in one
+# instruction.
 
 from libc.stdio cimport snprintf
 from libc.stdint cimport int64_t, INT64_MAX
@@ -15,8 +17,8 @@ from dnnl_c.primitives.lrn.desc cimport lrn_desc_t, lrn_desc, lrn_blocked_conf_t
 from dnnl_c.kernels.lrn cimport (lrn_params_t, lrn_kernels_t, lrn_kernels_for, lrn_fwd_ref,
                                  lrn_bwd_ref, lrn_pick_tile, lrn_tile_floats,
                                  lrn_across_fwd_tiled, lrn_across_bwd_tiled,
-                                 lrn_bwd_direct_ok, lrn_across_bwd_direct)
-from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE
+                                 lrn_direct_ok, lrn_across_direct)
+from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 
@@ -212,6 +214,8 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
     cdef int nthr = omp_get_max_threads()
     p.tile = lrn_pick_tile(&p, nthr)
     cdef dnnl_cpu_isa_t isa = pd_isa(pd)
+    if isa == ISA_AVX512_CORE_BF16 and src.data_type != dnnl_bf16:
+        return fail(dnnl_unimplemented, "lrn: f32 runs at avx512_core")
     cdef const lrn_kernels_t *uk = lrn_kernels_for(isa)
     if uk == NULL:
         return fail(dnnl_unimplemented, "lrn: this build has no row kernels for this ISA level")
@@ -227,7 +231,7 @@ cdef dnnl_status_t blocked_init(dnnl_primitive_desc *pd) noexcept nogil:
     conf.nthr = nthr
     p.blk = blk
     p.sc = sc
-    conf.direct = not is_fwd(pd) and lrn_bwd_direct_ok(uk, &p)
+    conf.direct = lrn_direct_ok(uk, &p, is_fwd(pd))
     if conf.direct:
         return dnnl_success
     if cydnnl_bytes_add_overflow(&pd.scratchpad_size, lrn_tile_floats(&p, not is_fwd(pd)),
@@ -249,12 +253,15 @@ cdef dnnl_status_t blocked_execute(const dnnl_primitive_desc *pd,
     p.nthr = conf.nthr
     cdef int dt = pd_md(pd, DNNL_ARG_SRC).data_type
     cdef const lrn_kernels_t *uk = lrn_kernels_for(conf.isa)
-    if is_fwd(pd):
+    if conf.direct and is_fwd(pd):
+        lrn_across_direct(uk, &p, True, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DST),
+                          NULL, dt)
+    elif is_fwd(pd):
         lrn_across_fwd_tiled(uk, &p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DST),
                              dt, <float *>ctx.scratchpad)
     elif conf.direct:
-        lrn_across_bwd_direct(uk, &p, ctx_data(ctx, DNNL_ARG_SRC), ctx_data(ctx, DNNL_ARG_DIFF_DST),
-                              ctx_data(ctx, DNNL_ARG_DIFF_SRC), dt)
+        lrn_across_direct(uk, &p, False, ctx_data(ctx, DNNL_ARG_SRC),
+                          ctx_data(ctx, DNNL_ARG_DIFF_DST), ctx_data(ctx, DNNL_ARG_DIFF_SRC), dt)
     else:
         lrn_across_bwd_tiled(uk, &p, ctx_data(ctx, DNNL_ARG_SRC),
                              ctx_data(ctx, DNNL_ARG_DIFF_DST), ctx_data(ctx, DNNL_ARG_DIFF_SRC),
@@ -337,7 +344,8 @@ cdef primitive_kind_t lrn_kind
 lrn_kind.kind = dnnl_lrn
 lrn_kind.query = lrn_query
 lrn_kind.verbose = lrn_verbose
-for isa in (ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
+# bf16 also at avx512_core_bf16: its stores round with vcvtneps2bf16
+for isa in (ISA_AVX512_CORE_BF16, ISA_AVX512_CORE, ISA_AVX2, ISA_SSE41):
     impl_list_add_isa(&lrn_kind.impls, "blocked", isa, blocked_init, blocked_execute)
 impl_list_add(&lrn_kind.impls, "ref:any", ref_init, ref_execute)
 register_kind(&lrn_kind)
