@@ -216,13 +216,13 @@ static void cydnnl_lrn_bwd_run2(float *a, const float *b, const float *x, int64_
 }
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
-/* Backward across channels straight from the layout, without tile buffers:
-   a position's channels as vectors of 16 (16-channel blocks sc apart, or
+/* Across channels straight from the layout, both directions, without tile
+   buffers: a position's channels as vectors of 16 (16-channel blocks sc apart, or
    channels-last rows with sc = 16), window sums across neighbouring
    vectors by two-source permutes (windows of up to 16 on either side).
    omega^-3/4 and omega^-7/4 from reciprocal square roots refined by a
    Newton step (about an ulp from exact) instead of two square roots and a
-   division: those bound the tiled backward. Only for beta = 3/4. */
+   division: those bound the tiled kernels. Only for beta = 3/4. */
 __attribute__((always_inline)) static inline __m512 cydnnl_lrn_dld(const void *p, int64_t i,
                                                                    int bf16, __mmask16 m) {
     if (bf16) {
@@ -274,10 +274,14 @@ __attribute__((always_inline)) static inline __m512 cydnnl_lrn_drsqrt(__m512 y) 
     return _mm512_mul_ps(r, _mm512_fnmadd_ps(hy, r, _mm512_set1_ps(1.5f)));
 }
 
-__attribute__((always_inline)) static inline void cydnnl_lrn_bwd_direct_t(
-        const void *src, const void *dd, void *ds, const int bf16, const int cl, int64_t npos,
-        int64_t ss,
-        int64_t sc, int64_t C, int64_t h, int pad_lanes, float k, float scale, float coef) {
+/* Both directions (bwd a constant in each instance). Forward: out = src *
+   omega^-3/4. Backward: out = dd * omega^-3/4 - coef * src * (window sum of
+   src * dd * omega^-7/4). A group of positions is read whole before any is
+   written, so src may be out. */
+__attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
+        const void *src, const void *dd, void *out, const int bwd, const int bf16,
+        const int cl, int64_t npos, int64_t ss, int64_t sc, int64_t C, int64_t h,
+        int pad_lanes, float k, float scale, float coef) {
     const int64_t nb = (C + 15) / 16;
     const __mmask16 tail = C % 16 ? (__mmask16)((1u << (C % 16)) - 1) : (__mmask16)0xffff;
     /* a blocked layout's last block is stored whole (its padding zeroed) */
@@ -290,16 +294,19 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_bwd_direct_t(
     }
     /* a group of positions at a time, so that a blocked layout's 16-channel
        blocks are read as runs of positions (channels-last rows are runs
-       already: there position by position): src, src^2 and the two terms,
-       with a zero vector at either end of a position's row */
+       already: there position by position): src, src^2 and (backward) the
+       two terms, with a zero vector at either end of a position's row */
     enum { MAXV = 256, MAXG = 16 };
     __m512 X[MAXV], A[MAXV], Q[MAXV + 2 * MAXG], B[MAXV + 2 * MAXG];
     const int64_t G = nb * MAXG <= MAXV ? MAXG : MAXV / nb, L = nb + 2;
     const int64_t ahead = G * ss * (bf16 ? 2 : 4);
     const __m512 vk = _mm512_set1_ps(k), vs = _mm512_set1_ps(scale);
     const __m512 vc = _mm512_set1_ps(coef);
-    for (int64_t g = 0; g < G; g++)
-        Q[g * L] = B[g * L] = Q[g * L + nb + 1] = B[g * L + nb + 1] = _mm512_setzero_ps();
+    for (int64_t g = 0; g < G; g++) {
+        Q[g * L] = Q[g * L + nb + 1] = _mm512_setzero_ps();
+        if (bwd)
+            B[g * L] = B[g * L + nb + 1] = _mm512_setzero_ps();
+    }
     /* cl (a constant in each instance): position-major, else block-major */
 #define CYDNNL_LRN_GROUP_LOOP                                                        \
     for (int64_t o = 0; o < (cl ? gn : nb); o++)                                     \
@@ -320,100 +327,63 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_bwd_direct_t(
             const int64_t at = (p0 + g) * ss + cb * sc;
             const __mmask16 m = cb == nb - 1 ? tail : 0xffff;
             const __m512 *q2 = Q + g * L + cb;
-            _mm_prefetch((const char *)dd + at * (bf16 ? 2 : 4) + ahead, _MM_HINT_T0);
             __m512 om = _mm512_fmadd_ps(vs, cydnnl_lrn_dwin(q2[0], q2[1], q2[2], up, dn, h), vk);
             __m512 y = cydnnl_lrn_drsqrt(om);                            /* omega^-1/2 */
             __m512 q = cydnnl_lrn_drsqrt(_mm512_mul_ps(om, y));          /* omega^-1/4 */
             __m512 f = _mm512_mul_ps(y, q);                              /* omega^-3/4 */
+            if (!bwd) {
+                cydnnl_lrn_dst(out, at, bf16, cb == nb - 1 ? stail : 0xffff,
+                               _mm512_mul_ps(X[g * nb + cb], f));
+                continue;
+            }
+            _mm_prefetch((const char *)dd + at * (bf16 ? 2 : 4) + ahead, _MM_HINT_T0);
             __m512 r = _mm512_mul_ps(f, _mm512_mul_ps(y, y));            /* omega^-7/4 */
             __m512 d = cydnnl_lrn_dld(dd, at, bf16, m);
             A[g * nb + cb] = _mm512_maskz_mul_ps(m, f, d);
             B[g * L + cb + 1] = _mm512_maskz_mul_ps(m, _mm512_mul_ps(X[g * nb + cb], d), r);
         }
+        if (!bwd)
+            continue;
         CYDNNL_LRN_GROUP_LOOP {
             const __m512 *b2 = B + g * L + cb;
             __m512 s = cydnnl_lrn_dwin(b2[0], b2[1], b2[2], up, dn, h);
-            cydnnl_lrn_dst(ds, (p0 + g) * ss + cb * sc, bf16, cb == nb - 1 ? stail : 0xffff,
+            cydnnl_lrn_dst(out, (p0 + g) * ss + cb * sc, bf16, cb == nb - 1 ? stail : 0xffff,
                            _mm512_fnmadd_ps(_mm512_mul_ps(vc, X[g * nb + cb]), s,
                                             A[g * nb + cb]));
         }
     }
 #undef CYDNNL_LRN_GROUP_LOOP
 }
-/* npos positions ss elements apart from src, dd and ds (element offsets
+/* npos positions ss elements apart from src, dd and out (element offsets
    alike); C channels, windows of h either side; pad_lanes: the last block's
-   lanes past C are the layout's padding, written as zeros */
-static void cydnnl_lrn_bwd_direct(const void *src, const void *dd, void *ds, int bf16,
+   lanes past C are the layout's padding, written as zeros. Each data type,
+   loop order and direction its own instance. */
+#define CYDNNL_LRN_DIRECT_CALLS(bwd)                                                       \
+    if (sc == 16) {  /* vectors end to end (channels-last): position by position */       \
+        if (bf16) cydnnl_lrn_direct_t(src, dd, out, bwd, 1, 1, npos, ss, sc, C, h,          \
+                                      pad_lanes, k, scale, coef);                           \
+        else cydnnl_lrn_direct_t(src, dd, out, bwd, 0, 1, npos, ss, sc, C, h, pad_lanes, k, \
+                                 scale, coef);                                              \
+    } else {                                                                                \
+        if (bf16) cydnnl_lrn_direct_t(src, dd, out, bwd, 1, 0, npos, ss, sc, C, h,          \
+                                      pad_lanes, k, scale, coef);                           \
+        else cydnnl_lrn_direct_t(src, dd, out, bwd, 0, 0, npos, ss, sc, C, h, pad_lanes, k, \
+                                 scale, coef);                                              \
+    }
+static void cydnnl_lrn_bwd_direct(const void *src, const void *dd, void *out, int bf16,
                                   int64_t npos, int64_t ss, int64_t sc, int64_t C, int64_t h,
                                   int pad_lanes, float k, float scale, float coef) {
-#define CYDNNL_LRN_DIRECT_CALL(b, c) \
-    cydnnl_lrn_bwd_direct_t(src, dd, ds, b, c, npos, ss, sc, C, h, pad_lanes, k, scale, coef)
-    if (sc == 16) {  /* vectors end to end (channels-last): position by position */
-        if (bf16) CYDNNL_LRN_DIRECT_CALL(1, 1); else CYDNNL_LRN_DIRECT_CALL(0, 1);
-    } else {
-        if (bf16) CYDNNL_LRN_DIRECT_CALL(1, 0); else CYDNNL_LRN_DIRECT_CALL(0, 0);
-    }
-#undef CYDNNL_LRN_DIRECT_CALL
+    CYDNNL_LRN_DIRECT_CALLS(1)
 }
-#define CYDNNL_LRN_BWD_DIRECT cydnnl_lrn_bwd_direct
-
-/* Forward the same way: dst = src * omega^-3/4, a group of positions read
-   whole before any is written (src may be dst). */
-__attribute__((always_inline)) static inline void cydnnl_lrn_fwd_direct_t(
-        const void *src, void *dst, const int bf16, const int cl, int64_t npos, int64_t ss,
-        int64_t sc, int64_t C, int64_t h, int pad_lanes, float k, float scale) {
-    const int64_t nb = (C + 15) / 16;
-    const __mmask16 tail = C % 16 ? (__mmask16)((1u << (C % 16)) - 1) : (__mmask16)0xffff;
-    const __mmask16 stail = pad_lanes ? (__mmask16)0xffff : tail;
-    __m512i up[CYDNNL_LRN_DIRECT_MAXH], dn[CYDNNL_LRN_DIRECT_MAXH];
-    const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    for (int64_t j = 0; j < h; j++) {
-        up[j] = _mm512_add_epi32(iota, _mm512_set1_epi32((int)j + 1));
-        dn[j] = _mm512_add_epi32(iota, _mm512_set1_epi32(15 - (int)j));
-    }
-    enum { MAXV = 256, MAXG = 16 };
-    __m512 X[MAXV], Q[MAXV + 2 * MAXG];
-    const int64_t G = nb * MAXG <= MAXV ? MAXG : MAXV / nb, L = nb + 2;
-    const int64_t ahead = G * ss * (bf16 ? 2 : 4);
-    const __m512 vk = _mm512_set1_ps(k), vs = _mm512_set1_ps(scale);
-    for (int64_t g = 0; g < G; g++)
-        Q[g * L] = Q[g * L + nb + 1] = _mm512_setzero_ps();
-#define CYDNNL_LRN_GROUP_LOOP                                                        \
-    for (int64_t o = 0; o < (cl ? gn : nb); o++)                                     \
-        for (int64_t i = 0; i < (cl ? nb : gn); i++)                                 \
-            for (int64_t g = cl ? o : i, cb = cl ? i : o, once = 1; once; once = 0)
-    for (int64_t p0 = 0; p0 < npos; p0 += G) {
-        const int64_t gn = npos - p0 < G ? npos - p0 : G;
-        CYDNNL_LRN_GROUP_LOOP {
-            const int64_t at = (p0 + g) * ss + cb * sc;
-            _mm_prefetch((const char *)src + at * (bf16 ? 2 : 4) + ahead, _MM_HINT_T0);
-            __m512 x = cydnnl_lrn_dld(src, at, bf16, cb == nb - 1 ? tail : 0xffff);
-            X[g * nb + cb] = x;
-            Q[g * L + cb + 1] = _mm512_mul_ps(x, x);
-        }
-        CYDNNL_LRN_GROUP_LOOP {
-            const __m512 *q2 = Q + g * L + cb;
-            __m512 om = _mm512_fmadd_ps(vs, cydnnl_lrn_dwin(q2[0], q2[1], q2[2], up, dn, h), vk);
-            __m512 y = cydnnl_lrn_drsqrt(om);                            /* omega^-1/2 */
-            __m512 q = cydnnl_lrn_drsqrt(_mm512_mul_ps(om, y));          /* omega^-1/4 */
-            cydnnl_lrn_dst(dst, (p0 + g) * ss + cb * sc, bf16, cb == nb - 1 ? stail : 0xffff,
-                           _mm512_mul_ps(X[g * nb + cb], _mm512_mul_ps(y, q)));
-        }
-    }
-#undef CYDNNL_LRN_GROUP_LOOP
-}
-static void cydnnl_lrn_fwd_direct(const void *src, void *dst, int bf16, int64_t npos,
+static void cydnnl_lrn_fwd_direct(const void *src, void *out, int bf16, int64_t npos,
                                   int64_t ss, int64_t sc, int64_t C, int64_t h, int pad_lanes,
                                   float k, float scale) {
-#define CYDNNL_LRN_DIRECT_CALL(b, c) \
-    cydnnl_lrn_fwd_direct_t(src, dst, b, c, npos, ss, sc, C, h, pad_lanes, k, scale)
-    if (sc == 16) {  /* vectors end to end (channels-last): position by position */
-        if (bf16) CYDNNL_LRN_DIRECT_CALL(1, 1); else CYDNNL_LRN_DIRECT_CALL(0, 1);
-    } else {
-        if (bf16) CYDNNL_LRN_DIRECT_CALL(1, 0); else CYDNNL_LRN_DIRECT_CALL(0, 0);
-    }
-#undef CYDNNL_LRN_DIRECT_CALL
+    const void *dd = NULL;
+    const float coef = 0.0f;
+    CYDNNL_LRN_DIRECT_CALLS(0)
 }
+#undef CYDNNL_LRN_DIRECT_CALLS
+#define CYDNNL_LRN_BWD_DIRECT cydnnl_lrn_bwd_direct
 #define CYDNNL_LRN_FWD_DIRECT cydnnl_lrn_fwd_direct
 #else
 #define CYDNNL_LRN_BWD_DIRECT NULL
