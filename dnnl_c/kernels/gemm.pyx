@@ -335,6 +335,31 @@ cdef void pack_pairs_bf16(const gemm_kernel_t *uk, const gemm_operand_t *x, bint
                           out + t * kp * w, w)
 
 
+cdef inline void pack_a_panels(const gemm_kernel_t *uk, const gemm_operand_t *a, int64_t i0,
+                               int64_t mc, int64_t p0, int64_t kc, bint pairs, float *ap,
+                               float *ap2) noexcept nogil:
+    """op(A)'s block into the kernel's panels: f32 ones in ap, and with pairs
+    their pair panels in ap2 (a bf16 matrix straight into ap2)."""
+    if pairs and a.kind == OPND_BF16:
+        pack_pairs_bf16(uk, a, a.trans == b'N', p0, kc, i0, mc, uk.mr, <uint32_t *>ap2)
+        return
+    pack_a(uk, a, i0, mc, p0, kc, ap)
+    if pairs:
+        to_pairs(uk, ap, mc, uk.mr, kc, ap2)
+
+
+cdef inline void pack_b_panels(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0,
+                               int64_t kc, int64_t j0, int64_t nc, bint pairs, float *bp,
+                               float *bp2) noexcept nogil:
+    """op(B)'s block, as pack_a_panels."""
+    if pairs and b.kind == OPND_BF16:
+        pack_pairs_bf16(uk, b, b.trans == b'T', p0, kc, j0, nc, uk.nr, <uint32_t *>bp2)
+        return
+    pack_b(uk, b, p0, kc, j0, nc, bp)
+    if pairs:
+        to_pairs(uk, bp, nc, uk.nr, kc, bp2)
+
+
 cdef inline bint bf16_valued(const gemm_operand_t *o) noexcept nogil:
     """Whether every element of the operand is a bf16 number."""
     return o.kind == OPND_BF16 or (o.kind == OPND_PATCHES and o.src_dt == dnnl_bf16)
@@ -388,13 +413,7 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
         pc = 0
         while pc < k:
             kc = k - pc if k - pc < kcb else kcb
-            if pairs and b.kind == OPND_BF16:
-                pack_pairs_bf16(uk, b, b.trans == b'T', pc, kc, jc, nc, uk.nr,
-                                <uint32_t *>bp2)
-            else:
-                pack_b(uk, b, pc, kc, jc, nc, bp)
-                if pairs:
-                    to_pairs(uk, bp, nc, uk.nr, kc, bp2)
+            pack_b_panels(uk, b, pc, kc, jc, nc, pairs, bp, bp2)
             b_beta = beta if pc == 0 else 1.0
             if strided:     # nothing packed to keep in cache: all rows at once
                 tap_offsets(a.geom, pc, kc, toff)
@@ -407,13 +426,7 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
                 continue
             for ic in range(m0, m1, MC):
                 mc = m1 - ic if m1 - ic < MC else MC
-                if pairs and a.kind == OPND_BF16:
-                    pack_pairs_bf16(uk, a, a.trans == b'N', pc, kc, ic, mc, uk.mr,
-                                    <uint32_t *>ap2)
-                else:
-                    pack_a(uk, a, ic, mc, pc, kc, ap)
-                    if pairs:
-                        to_pairs(uk, ap, mc, uk.mr, kc, ap2)
+                pack_a_panels(uk, a, ic, mc, pc, kc, pairs, ap, ap2)
                 if pairs:
                     macro_kernel(uk, mc, nc, kc, alpha, ap2, bp2, b_beta, c + ic * ldc + jc,
                                  ldc, edge, True, (kc + 1) // 2 * uk.nr)
@@ -620,12 +633,8 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
         kp = (kc + 1) // 2
         if b_in_place:
             bf = <const float *>b.ptr + pc * b.ld
-        elif pairs and b.kind == OPND_BF16:
-            pack_pairs_bf16(uk, b, b.trans == b'T', pc, kc, 0, n, NR, <uint32_t *>bp2)
         else:
-            pack_b(uk, b, pc, kc, 0, n, bp)
-            if pairs:
-                to_pairs(uk, bp, n, NR, kc, bp2)
+            pack_b_panels(uk, b, pc, kc, 0, n, pairs, bp, bp2)
         if pairs:
             org[kc] = -1        # an odd last pixel's zero half
         bstep = kp * NR if pairs else kc * NR

@@ -139,29 +139,28 @@ CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs
                                           const int64_t *off, const float *b, int64_t ldb,
                                           float *c, int64_t ldc, float alpha, float beta,
                                           int64_t rows) {
+#if CYDNNL_MR > 6
+#define CYDNNL_STRIDED_TALL CYDNNL_STRIDED_CASE(7) CYDNNL_STRIDED_CASE(8) \
+    CYDNNL_STRIDED_CASE(9) CYDNNL_STRIDED_CASE(10) CYDNNL_STRIDED_CASE(11) CYDNNL_STRIDED_CASE(12)
+#else
+#define CYDNNL_STRIDED_TALL
+#endif
+#define CYDNNL_STRIDED_SWITCH                                                          \
+    switch (rows) {                                                                    \
+        CYDNNL_STRIDED_CASE(1) CYDNNL_STRIDED_CASE(2) CYDNNL_STRIDED_CASE(3)           \
+        CYDNNL_STRIDED_CASE(4) CYDNNL_STRIDED_CASE(5) CYDNNL_STRIDED_CASE(6)           \
+        CYDNNL_STRIDED_TALL                                                            \
+        default: break;                                                                \
+    }
     if (rs == 1) {
         const int64_t rs = 1;
-        switch (rows) {
-            CYDNNL_STRIDED_CASE(1) CYDNNL_STRIDED_CASE(2) CYDNNL_STRIDED_CASE(3)
-            CYDNNL_STRIDED_CASE(4) CYDNNL_STRIDED_CASE(5) CYDNNL_STRIDED_CASE(6)
-#if CYDNNL_MR > 6
-            CYDNNL_STRIDED_CASE(7) CYDNNL_STRIDED_CASE(8) CYDNNL_STRIDED_CASE(9)
-            CYDNNL_STRIDED_CASE(10) CYDNNL_STRIDED_CASE(11) CYDNNL_STRIDED_CASE(12)
-#endif
-            default: break;
-        }
+        CYDNNL_STRIDED_SWITCH
         return;
     }
-    switch (rows) {
-        CYDNNL_STRIDED_CASE(1) CYDNNL_STRIDED_CASE(2) CYDNNL_STRIDED_CASE(3)
-        CYDNNL_STRIDED_CASE(4) CYDNNL_STRIDED_CASE(5) CYDNNL_STRIDED_CASE(6)
-#if CYDNNL_MR > 6
-        CYDNNL_STRIDED_CASE(7) CYDNNL_STRIDED_CASE(8) CYDNNL_STRIDED_CASE(9)
-        CYDNNL_STRIDED_CASE(10) CYDNNL_STRIDED_CASE(11) CYDNNL_STRIDED_CASE(12)
-#endif
-        default: break;
-    }
+    CYDNNL_STRIDED_SWITCH
 }
+#undef CYDNNL_STRIDED_SWITCH
+#undef CYDNNL_STRIDED_TALL
 #undef CYDNNL_STRIDED_CASE
 #else
 CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs,
