@@ -12,7 +12,8 @@ from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_d
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
 
-from dnnl_c.kernels.prefetch cimport prefetch_t, prefetch_init, prefetch_add, prefetch_step
+from dnnl_c.kernels.prefetch cimport (prefetch_t, prefetch_init, prefetch_add, prefetch_step,
+                                      prefetch_span)
 from dnnl_c.kernels.openmp cimport omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
 from dnnl_c.kernels.patches cimport (tap_of, next_pixels, patch_row, patch_col, tap_offsets,
                                      run_inside, pixel_runs, pixels_by_taps)
@@ -264,11 +265,20 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t MR = uk.mr, NR = uk.nr, rs = g.sw * g.pix_stride
     cdef int64_t kp = (kc + 1) // 2
     cdef int64_t bstep = kp * NR if pairs else kc * NR
-    cdef int64_t i = 0, seg, ntiles, q, rows, org, tj, jr, cols, r, j
+    cdef int64_t i = 0, seg, ntiles, q, rows, org, tj, jr, cols, r, j, nxt, rows2, org2
+    cdef int64_t es = 2 if a.src_dt == dnnl_bf16 else 4, nrr = 0
+    cdef int64_t rr_off[KMAX]
+    cdef int64_t rr_len[KMAX]
     cdef bint inside
     cdef float *dst
     cdef float b_beta
     cdef int64_t ld
+    for r in range(kc):     # the k block's runs of adjacent taps
+        if r > 0 and toff[r] == toff[r - 1] + 1:
+            rr_len[nrr - 1] += 1
+        else:
+            rr_off[nrr], rr_len[nrr] = toff[r], 1
+            nrr += 1
     while i < mc:
         seg = g.ow - (i0 + i) % g.ow
         if seg > mc - i:
@@ -279,6 +289,16 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
             rows = (seg - q) // ntiles
             ntiles -= 1
             inside = run_inside(g, i0 + i + q, rows, &org)
+            # the next tile's windows into L2 while this one computes: its
+            # rows of src (a kernel row a run) are new lines the prefetchers
+            # do not foresee
+            nxt = i + q + rows
+            if nxt < mc:
+                rows2 = min(rows, g.ow - (i0 + nxt) % g.ow, mc - nxt)
+                if run_inside(g, i0 + nxt, rows2, &org2):
+                    for r in range(nrr):
+                        prefetch_span(<const char *>a.ptr + (org2 + rr_off[r]) * es,
+                                      (rr_len[r] + (rows2 - 1) * rs) * es)
             if not inside:
                 pixel_runs(a, i0 + i + q, rows, p0, kc, toff, ap, MR)
                 for r in range(kc):
@@ -365,6 +385,14 @@ cdef inline bint bf16_valued(const gemm_operand_t *o) noexcept nogil:
     return o.kind == OPND_BF16 or (o.kind == OPND_PATCHES and o.src_dt == dnnl_bf16)
 
 
+cdef inline bint patches_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                                  const gemm_operand_t *b) noexcept nogil:
+    """Whether gemm_block reads patches as A in place (no im2col panels): f32
+    ones by the f32 kernel, bf16 ones in pairs by the bf16 one."""
+    return (a.kind == OPND_PATCHES and a.trans == b'N'
+            and (a.src_dt != dnnl_bf16 or (uk.ukernel_bf16 != NULL and bf16_valued(b))))
+
+
 cdef inline int64_t even_split(int64_t total, int64_t most, int64_t unit) noexcept nogil:
     """A block size of at most `most` (a multiple of unit) that cuts total into
     equal blocks: no thin last block (k = 297 runs as 152 + 145, not 256 + 41)."""
@@ -396,10 +424,7 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
     cdef float *bp2 = ap2 + MC * ((kcb + 1) // 2)
     cdef int64_t jc, pc, ic, nc, kc, mc, i, j
     cdef float b_beta
-    # patches as A are read in place (no im2col panels) where they can be: f32
-    # ones by the f32 kernel, bf16 ones in pairs by the bf16 one
-    cdef bint strided = (a.kind == OPND_PATCHES and a.trans == b'N'
-                         and (pairs if a.src_dt == dnnl_bf16 else True))
+    cdef bint strided = patches_in_place(uk, a, b)
     cdef int64_t toff[KMAX + 1]
     cdef int32_t runs[KMAX]
     cdef int64_t nruns = 0
@@ -478,7 +503,9 @@ cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, floa
     # every thread's panels in one block, the calling thread's kept scratch:
     # a block per thread inside the parallel region, or a fresh one per
     # call, cost 10-20% of a product (page faults, placement)
-    kcb = even_split(k, KC, 4)
+    # patches read in place pack nothing that must stay in cache: all of k
+    # in one block, each tile of C stored once (f32 conv1 2% faster)
+    kcb = even_split(k, KMAX if patches_in_place(uk, a, b) else KC, 4)
     ncb = even_split(chunk if by_cols else n, NC, NR)
     stride = (work_floats(kcb, ncb) + 15) // 16 * 16
     work = <float *>cydnnl_thread_scratch(nchunks * stride * sizeof(float))

@@ -12,3 +12,5 @@ cdef extern from "kernels/include/cydnnl_prefetch.h" nogil:
                                             int64_t rows, int64_t stride) noexcept
     # the next `lines` lines (all left when lines < 0), into L2
     void prefetch_step "cydnnl_prefetch_step"(prefetch_t *pf, int64_t lines) noexcept
+    # the lines of bytes bytes from p, into L2
+    void prefetch_span "cydnnl_prefetch_span"(const void *p, int64_t bytes) noexcept

@@ -54,4 +54,12 @@ static inline void cydnnl_prefetch_step(cydnnl_prefetch_t *pf, int64_t lines) {
         }
     }
 }
+/* The lines of one span of bytes, into L2 (a next tile's operand, needed soon;
+   measured a little faster than into L1 on Zen 4). */
+static inline void cydnnl_prefetch_span(const void *p, int64_t bytes) {
+    const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)63);
+    const char *end = (const char *)p + bytes;
+    for (; c < end; c += 64)
+        __builtin_prefetch(c, 0, 2);
+}
 #endif
