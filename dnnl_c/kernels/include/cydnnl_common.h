@@ -19,19 +19,6 @@
 #endif
 #define CYDNNL_INLINE static inline
 
-/* ---- legacy SSE encodings on a CPU with AVX: while the upper halves of
-   ymm0-15 are dirty, every legacy SSE instruction merges into them, a
-   dependency that serialises its loop (Zen 4: SSE4.1 max pooling 4.2 ->
-   0.8 ms). Code built without AVX (the sse41 level) cleans them at its
-   entry points; vzeroupper runs only where the CPU has AVX. ---- */
-CYDNNL_INLINE void cydnnl_clean_upper(void) {
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx"))
-        __asm__ volatile("vzeroupper");
-#endif
-}
-
 /* ---- bf16 <-> f32 as oneDNN converts (src/common/bfloat16.cpp): round to
    nearest even, subnormals to signed zero, inf kept, NaN kept and made
    quiet. Branch-free so loops over it vectorise. ---- */

@@ -27,7 +27,6 @@ CYDNNL_INLINE void name##_row(TD *CYDNNL_RESTRICT d, const TS *CYDNNL_RESTRICT s
 static void name(TD *CYDNNL_RESTRICT d, int64_t ld, const TS *CYDNNL_RESTRICT s,     \
                  int64_t ls, int64_t rows, int64_t n) {                              \
     int64_t r;                                                                       \
-    cydnnl_clean_upper();                                                            \
     if (n == 16)                                                                     \
         for (r = 0; r < rows; r++) name##_row(d + r * ld, s + r * ls, 16);           \
     else if (n == 8)                                                                 \
@@ -127,7 +126,6 @@ CYDNNL_INLINE cydnnl_lrn_v cydnnl_lrn_vpow075(cydnnl_lrn_v omega) {
 static void cydnnl_lrn_fwd_run(float *y, const float *x, int64_t n, int64_t h, float k,
                                float scale, float beta) {
     int64_t i = 0;
-    cydnnl_clean_upper();
 #ifdef CYDNNL_LRN_VW
     const cydnnl_lrn_v vk = CYDNNL_LRN_VSET1(k), vs = CYDNNL_LRN_VSET1(scale);
     if (beta == 0.75f) {
@@ -153,7 +151,6 @@ static void cydnnl_lrn_bwd_run1(float *dd, float *b, const float *x, int64_t n, 
                                 float k, float scale, float beta) {
     int64_t i = 0;
     float omega, a;
-    cydnnl_clean_upper();
 #ifdef CYDNNL_LRN_VW
     const cydnnl_lrn_v vk = CYDNNL_LRN_VSET1(k), vs = CYDNNL_LRN_VSET1(scale);
     if (beta == 0.75f) {
@@ -200,7 +197,6 @@ static void cydnnl_lrn_bwd_run2(float *a, const float *b, const float *x, int64_
                                 int64_t h, float coef) {
     int64_t i = 0, j;
     float acc;
-    cydnnl_clean_upper();
 #ifdef CYDNNL_LRN_VW
     const cydnnl_lrn_v vc = CYDNNL_LRN_VSET1(coef);
     for (; i + CYDNNL_LRN_VW <= n; i += CYDNNL_LRN_VW) {

@@ -48,7 +48,6 @@ CYDNNL_INLINE void cydnnl_lstm_fwd_row(int64_t len, int64_t dhc, float *CYDNNL_R
                                        const float *CYDNNL_RESTRICT cp,
                                        float *CYDNNL_RESTRICT c, float *CYDNNL_RESTRICT h) {
     int64_t j;
-    cydnnl_clean_upper();   /* each thread's registers */
     for (j = 0; j < len; j++) {
         float gi = g[j] + bias[j] + peep[j] * cp[j];
         float gf = g[dhc + j] + bias[dhc + j] + peep[dhc + j] * cp[j];
@@ -105,7 +104,6 @@ CYDNNL_INLINE void cydnnl_lstm_bwd_row(int64_t len, int64_t dhc, const float *CY
                                        const float *CYDNNL_RESTRICT dh,
                                        float *CYDNNL_RESTRICT dc, float *CYDNNL_RESTRICT d) {
     int64_t j;
-    cydnnl_clean_upper();
     for (j = 0; j < len; j++) {
         float gi = g[j], gf = g[dhc + j], gc = g[2 * dhc + j], go = g[3 * dhc + j];
         float tc = cydnnl_rnn_tanh(c[j]);

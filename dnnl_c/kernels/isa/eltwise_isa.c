@@ -57,12 +57,10 @@ CYDNNL_ELT_OPS(CYDNNL_ELT_LOOPS)
     case CYDNNL_ELT_##NAME: bwd_bf16_##name(x, dd, ds, n, alpha, beta); break;
 #define CYDNNL_ELT_ENTRIES(T, dt)                                                    \
 static void fwd_##dt(int op, float alpha, float beta, const T *src, T *dst, int64_t n) { \
-    cydnnl_clean_upper();                                                            \
     switch (op) { CYDNNL_ELT_OPS(CYDNNL_ELT_CASE_FWD_##dt) }                         \
 }                                                                                    \
 static void bwd_##dt(int op, float alpha, float beta, const T *x, const T *dd, T *ds, \
                      int64_t n) {                                                    \
-    cydnnl_clean_upper();                                                            \
     switch (op) { CYDNNL_ELT_OPS(CYDNNL_ELT_CASE_BWD_##dt) }                         \
 }
 CYDNNL_ELT_ENTRIES(float, f32)

@@ -8,14 +8,12 @@ _Static_assert(CYDNNL_MR <= CYDNNL_GEMM_MAX_MR && CYDNNL_NR <= CYDNNL_GEMM_MAX_N
 
 static void ukernel(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
                     float alpha, float beta, int64_t rows) {
-    cydnnl_clean_upper();
     cydnnl_ukernel(kc, a, b, c, ldc, alpha, beta, rows);
 }
 
 static void ukernel_strided(int64_t kc, const float *a, int64_t rs, const int64_t *off,
                             const float *b, int64_t ldb, float *c, int64_t ldc, float alpha,
                             float beta, int64_t rows) {
-    cydnnl_clean_upper();
     cydnnl_ukernel_strided(kc, a, rs, off, b, ldb, c, ldc, alpha, beta, rows);
 }
 
@@ -57,13 +55,11 @@ static void pack_cols_bf16(const uint16_t *src, int64_t ld, int64_t kc, int64_t 
 
 static void pack_rows(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
                       int64_t w) {
-    cydnnl_clean_upper();
     cydnnl_pack_rows(src, ld, rows, kc, dst, w);
 }
 
 static void pack_cols(const float *src, int64_t ld, int64_t kc, int64_t n, float *dst,
                       int64_t w) {
-    cydnnl_clean_upper();
     cydnnl_pack_cols(src, ld, kc, n, dst, w);
 }
 

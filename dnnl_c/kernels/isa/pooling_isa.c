@@ -11,7 +11,6 @@
 
 static void fwd_row(const cydnnl_pool_row_t *r, const void *src, int64_t ps, void *dst,
                     int64_t ds, void *ws, int64_t count) {
-    cydnnl_clean_upper();
     if (r->nv > 0 && r->bf16)
         cydnnl_pool_fwd_vectors_bf16(r, (const uint16_t *)src, ps, (uint16_t *)dst, ds, ws,
                                      count);
@@ -25,7 +24,6 @@ static void fwd_row(const cydnnl_pool_row_t *r, const void *src, int64_t ps, voi
 
 static void bwd_row(const cydnnl_pool_row_t *r, float *acc, int64_t ps, const void *diff_dst,
                     int64_t ds, const void *ws, int64_t count) {
-    cydnnl_clean_upper();
     if (r->bf16)
         PICK(bwd, bf16, r)(r, acc, ps, (const uint16_t *)diff_dst, ds, ws, count);
     else
@@ -59,7 +57,6 @@ CYDNNL_PK void zero_lanes(float *d, const int64_t lanes) {
 }
 
 static void zero_row(float *dst, int64_t ds, int64_t lanes, int64_t count) {
-    cydnnl_clean_upper();
     for (int64_t j = 0; j < count; j++) {
         if (lanes == 16)
             zero_lanes(dst + j * ds, 16);
@@ -78,7 +75,6 @@ CYDNNL_PK void to_bf16_lanes(uint16_t *d, const float *s, const int64_t lanes) {
 
 static void to_bf16_row(uint16_t *dst, int64_t ds, const float *src, int64_t ss, int64_t lanes,
                         int64_t count) {
-    cydnnl_clean_upper();
     if (ds == lanes && ss == lanes) {
         /* one contiguous span (channel-blocked rows): whole vectors */
         to_bf16_lanes(dst, src, lanes * count);
@@ -96,7 +92,6 @@ static void to_bf16_row(uint16_t *dst, int64_t ds, const float *src, int64_t ss,
 
 static void gather_row(const cydnnl_pool_gather_t *q, void *diff_src, int64_t ps,
                        const void *diff_dst, const void *ws, int64_t count) {
-    cydnnl_clean_upper();
     if (q->bf16)
         cydnnl_pool_gather_row_bf16(q, (uint16_t *)diff_src, ps, (const uint16_t *)diff_dst, ws,
                                     count);

@@ -12,7 +12,6 @@
 
 static void f32_to_bf16(const float *CYDNNL_RESTRICT s, uint16_t *CYDNNL_RESTRICT d, int64_t n) {
     int64_t i = 0;
-    cydnnl_clean_upper();
 #if defined(__AVX512BF16__)
     for (; i + 16 <= n; i += 16)
         _mm256_storeu_si256((__m256i *)(d + i), (__m256i)_mm512_cvtneps_pbh(_mm512_loadu_ps(s + i)));
@@ -21,13 +20,11 @@ static void f32_to_bf16(const float *CYDNNL_RESTRICT s, uint16_t *CYDNNL_RESTRIC
 }
 
 static void bf16_to_f32(const uint16_t *CYDNNL_RESTRICT s, float *CYDNNL_RESTRICT d, int64_t n) {
-    cydnnl_clean_upper();
     for (int64_t i = 0; i < n; ++i) d[i] = cydnnl_bf16_to_f32(s[i]);
 }
 
 static void transpose(const void *src, int src_bf16, int64_t lds, void *dst, int dst_bf16,
                       int64_t ldd, int64_t rows, int64_t cols) {
-    cydnnl_clean_upper();
     cydnnl_transpose(src, src_bf16, lds, dst, dst_bf16, ldd, rows, cols);
 }
 
