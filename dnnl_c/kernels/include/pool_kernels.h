@@ -149,13 +149,7 @@ CYDNNL_PK __m512 cydnnl_pool_ldh_16(const uint16_t *p) {
 }
 CYDNNL_PK void cydnnl_pool_stf_16(float *p, __m512 x) { _mm512_storeu_ps(p, x); }
 CYDNNL_PK void cydnnl_pool_sth_16(uint16_t *p, __m512 x) {
-#if defined(__AVX512BF16__)     /* the same rounding in one instruction */
-    _mm256_storeu_si256((__m256i *)p, (__m256i)_mm512_cvtneps_pbh(x));
-#else
-    cydnnl_pool_v16su r;
-    CYDNNL_POOL_BF16_BITS(cydnnl_pool_v16su, x, r);
-    _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16((__m512i)r));
-#endif
+    _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16(x));
 }
 CYDNNL_PK __m512 cydnnl_pool_setf_16(float v) { return _mm512_set1_ps(v); }
 CYDNNL_PK __m512i cydnnl_pool_seti_16(int32_t v) { return _mm512_set1_epi32(v); }

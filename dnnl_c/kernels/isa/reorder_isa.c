@@ -1,20 +1,18 @@
 /* f32 <-> bf16 conversion of dense runs for one ISA level (setup.py compiles
    this file once per level; see kernels/include/cydnnl_isa.h). The branch-free
-   rounding of cydnnl_common.h vectorises at the level's width; with
-   AVX512_BF16, vcvtneps2bf16 rounds the same way (nearest even, denormals to
-   signed zero, NaN kept and made quiet). */
+   rounding of cydnnl_common.h vectorises at the level's width; at AVX-512,
+   16 lanes at a time by cydnnl_f32_to_bf16_16 (vcvtneps2bf16 with
+   AVX512_BF16, which rounds the same way: nearest even, denormals to signed
+   zero, NaN kept and made quiet). */
 #include "kernels/include/cydnnl_common.h"
 #include "kernels/include/reorder_isa.h"
 #include "kernels/include/transpose_kernels.h"
-#if defined(__AVX512BF16__)
-#include <immintrin.h>
-#endif
 
 static void f32_to_bf16(const float *CYDNNL_RESTRICT s, uint16_t *CYDNNL_RESTRICT d, int64_t n) {
     int64_t i = 0;
-#if defined(__AVX512BF16__)
+#if defined(__AVX512F__)
     for (; i + 16 <= n; i += 16)
-        _mm256_storeu_si256((__m256i *)(d + i), (__m256i)_mm512_cvtneps_pbh(_mm512_loadu_ps(s + i)));
+        _mm256_storeu_si256((__m256i *)(d + i), cydnnl_f32_to_bf16_16(_mm512_loadu_ps(s + i)));
 #endif
     for (; i < n; ++i) d[i] = cydnnl_f32_to_bf16(s[i]);
 }
