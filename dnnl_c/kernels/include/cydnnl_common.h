@@ -55,8 +55,8 @@ CYDNNL_INLINE uint16_t cydnnl_f32_to_bf16(float f) {
 #include <immintrin.h>
 /* 16 lanes at once: vcvtneps2bf16 where the level has it (the same
    rounding), else the rounding above with its NaN and tiny cases as masked
-   operations (half the instructions of the generic vector form: bf16 relu
-   at avx512_core 2.3 -> 1.2 ms). */
+   operations, fewer instructions than the generic vector form (Zen 4, bf16
+   relu of 32x96x55x55 at avx512_core: 2.35 -> 1.79 ms on 1 thread). */
 CYDNNL_INLINE __m256i cydnnl_f32_to_bf16_16(__m512 v) {
 #if defined(__AVX512BF16__)
     return (__m256i)_mm512_cvtneps_pbh(v);

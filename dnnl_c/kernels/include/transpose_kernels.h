@@ -75,12 +75,12 @@ CYDNNL_INLINE void cydnnl_tr_store(void *p, cydnnl_tvf v, const int bf16) {
     if (bf16) {
 #if CYDNNL_TV == 16
         _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16((__m512)v));
-        return;
-#endif
+#else
         cydnnl_tvu u = (cydnnl_tvu)v;
         CYDNNL_BF16_ROUND_BITS(cydnnl_tvu, u, r, CYDNNL_SEL_VECTOR);
         cydnnl_tvh h = __builtin_convertvector(r, cydnnl_tvh);
         memcpy(p, &h, sizeof h);
+#endif
     } else {
         memcpy(p, &v, sizeof v);
     }
