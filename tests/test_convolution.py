@@ -229,12 +229,16 @@ def test_given_layouts(eng, strm, layouts):
 
 @pytest.mark.parametrize("dts", [(dt.f32,) * 4, (dt.bf16, dt.bf16, dt.f32, dt.f32)])
 @pytest.mark.parametrize("mb", [1, 3])
-def test_diff_bias_channels_last(eng, strm, dts, mb):
-    """diff_bias from a channels-last diff_dst sums 16 channels at a time over
-    blocks of 256 pixels: 37 channels (two whole groups and 5), 270 pixels."""
-    p = parse_desc("mb%dic3ih20iw17oc37oh18ow15kh3kw3" % mb)
-    r = run_conv(eng, strm, p, dts=dts, layouts={"src": tag.nhwc, "dst": tag.nhwc})
-    assert r["pds"][2].diff_dst_desc() == memory.desc(shapes(p)[3], dts[0], tag.nhwc)
+@pytest.mark.parametrize("lay", [tag.nhwc, tag.nchw])
+def test_diff_bias_layouts(eng, strm, dts, mb, lay):
+    """diff_bias, summed block by block of 256 pixels with the weight
+    gradient (5 taps along kw: read in place) or after it (mb1 with threads):
+    from a channels-last diff_dst 16 channels at a time, 37 channels (two
+    whole groups and 5), 340 pixels; from a channels-first one pixel after
+    pixel."""
+    p = parse_desc("mb%dic3ih24iw21oc37oh20ow17kh5kw5" % mb)
+    r = run_conv(eng, strm, p, dts=dts, layouts={"src": lay, "dst": lay})
+    assert r["pds"][2].diff_dst_desc() == memory.desc(shapes(p)[3], dts[0], lay)
     _, _, dw, db = expected(p, r)
     close(r["diff_wei"], dw, 2 ** -8 if dts[0] == dt.bf16 else 1e-5)
     close(r["diff_bias"], db, 1e-5)

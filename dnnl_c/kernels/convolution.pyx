@@ -9,9 +9,9 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint16_t
 from dnnl_c.dnnl_types cimport dnnl_bf16, dnnl_f32
 from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial
-from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
-                                  patches_operand, patches_t_in_place, gemm_patches_t)
+                                  patches_operand, patches_t_in_place, gemm_patches_t,
+                                  operand_col_sums)
 
 
 cdef inline int64_t div_up(int64_t a, int64_t b) noexcept nogil:
@@ -308,12 +308,6 @@ cdef inline const void *at(const void *x, int dt, int64_t i) noexcept nogil:
     return <const char *>x + i * (2 if dt == dnnl_bf16 else 4)
 
 
-cdef inline float value(const void *x, int dt, int64_t i) noexcept nogil:
-    if dt == dnnl_bf16:
-        return bf16_to_f32((<const uint16_t *>x)[i])
-    return (<const float *>x)[i]
-
-
 cdef inline int64_t src_group(const conv_shape_t *s, conv_layout_t lay, int64_t n,
                               int64_t g) noexcept nogil:
     return n * s.g * s.icg * in_spatial(s) + (g * s.icg if lay.src_cl
@@ -465,79 +459,29 @@ cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64
                                  const void *diff_dst, bint first, bint parallel,
                                  bint in_place) noexcept nogil:
     """acc_w[g] (+)= dY^T . A (in_place: its transpose) and acc_b[g] (+)=
-    sums of dY, for image n."""
-    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
+    sums of dY (acc_b NULL: no bias), for image n."""
+    cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc
     cdef conv_geom_t geom
     cdef gemm_operand_t a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, g)), &geom)
     cdef const void *dy = at(diff_dst, lay.dst_dt, dst_group(s, lay, n, g))
-    cdef float *b = acc_b + g * s.ocg
-    cdef float sum
+    cdef float *b = NULL
     # dY^T as OCg x P; A as P x K
     cdef gemm_operand_t dyt = matrix_operand(dy, lay.dst_dt, b'T' if lay.dst_cl else b'N',
                                              oc_all if lay.dst_cl else osp)
     cdef gemm_operand_t dy_op = transposed(dyt)      # dY as P x OCg
-    if in_place:
+    if acc_b != NULL:
+        b = acc_b + g * s.ocg
+        if first:
+            for oc in range(s.ocg):
+                b[oc] = 0
+    if in_place:        # the bias sums too, while dY's rows are in cache
         gemm_patches_t(lay.uk, &a, &dy_op, s.ocg, 0.0 if first else 1.0,
-                       acc_w + g * s.ocg * k, s.ocg)
-    else:
-        gemm(&lay, parallel, dyt, a, s.ocg, k, osp, 0.0 if first else 1.0,
-             acc_w + g * s.ocg * k, k)
-    if first:
-        for oc in range(s.ocg):
-            b[oc] = 0
-    if lay.dst_cl:
-        column_sums(dy, lay.dst_dt, osp, s.ocg, oc_all, b)
-    else:
-        for oc in range(s.ocg):
-            sum = 0
-            for p in range(osp):
-                sum = sum + value(dy, lay.dst_dt, oc * osp + p)
-            b[oc] += sum
-
-
-ctypedef fused dy_t:
-    float
-    uint16_t
-
-
-cdef inline void column_sums_of(const dy_t *x, int64_t rows, int64_t cols, int64_t ld,
-                                float *b) noexcept nogil:
-    """b[j] += sum of column j of x: 16 columns at a time over blocks of 256
-    rows, the sums held in registers (summing into b row by row stored and
-    reloaded b at every row)."""
-    cdef int64_t p0, p1, p, j0, j, n
-    cdef float acc[16]
-    for p0 in range(0, rows, 256):
-        p1 = min(p0 + 256, rows)
-        for j0 in range(0, cols, 16):
-            n = min(16, cols - j0)
-            if n < 16:
-                for j in range(n):
-                    for p in range(p0, p1):
-                        b[j0 + j] += as_f32(x[p * ld + j0 + j])
-                continue
-            for j in range(16):
-                acc[j] = 0
-            for p in range(p0, p1):
-                for j in range(16):
-                    acc[j] += as_f32(x[p * ld + j0 + j])
-            for j in range(16):
-                b[j0 + j] += acc[j]
-
-
-cdef inline float as_f32(dy_t v) noexcept nogil:
-    if dy_t is float:
-        return v
-    else:
-        return bf16_to_f32(v)
-
-
-cdef void column_sums(const void *x, int dt, int64_t rows, int64_t cols, int64_t ld,
-                      float *b) noexcept nogil:
-    if dt == dnnl_bf16:
-        column_sums_of(<const uint16_t *>x, rows, cols, ld, b)
-    else:
-        column_sums_of(<const float *>x, rows, cols, ld, b)
+                       acc_w + g * s.ocg * k, s.ocg, b)
+        return
+    gemm(&lay, parallel, dyt, a, s.ocg, k, osp, 0.0 if first else 1.0,
+         acc_w + g * s.ocg * k, k)
+    if b != NULL:
+        operand_col_sums(&dy_op, 0, osp, s.ocg, b)
 
 
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
@@ -552,8 +496,9 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
         # one accumulator, parallel GEMMs
         for n in range(s.mb):
             for g in range(s.g):
-                bwd_weights_one(s, lay, n, g, src, work if in_place else diff_wei, work + nw,
-                                diff_dst, n == 0, True, in_place)
+                bwd_weights_one(s, lay, n, g, src, work if in_place else diff_wei,
+                                work + nw if diff_bias != NULL else NULL, diff_dst, n == 0,
+                                True, in_place)
         if in_place:
             for r in prange(nb, schedule='static', num_threads=nthr):
                 for t in range(k):
@@ -571,8 +516,9 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
         n1 = n0 + chunk if n0 + chunk < s.mb else s.mb
         for n in range(n0, n1):
             for g in range(s.g):
-                bwd_weights_one(s, lay, n, g, src, acc, acc + nw, diff_dst, n == n0, False,
-                                in_place)
+                bwd_weights_one(s, lay, n, g, src, acc,
+                                acc + nw if diff_bias != NULL else NULL, diff_dst, n == n0,
+                                False, in_place)
     for r in prange(nb, schedule='static', num_threads=nthr):
         for t in range(k):
             diff_wei[r * k + t] = sum_threads(
