@@ -202,9 +202,16 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use, other):
     want = want()
     Xarg = bf16_bits(X) if dt == "bf16" else X.reshape(-1)
     c = np.full((mnk[0], mnk[1] + 3), 7.0, np.float32)
+    # a bias added to C's rows; in place, X's column sums (a weight
+    # gradient's bias) added to a start
+    extra = rng.standard_normal(mnk[1]).astype(np.float32)
+    if side == "in_place":
+        want_extra = extra + (X.T if use == "PT.X in place" else X).sum(axis=0)
+    else:
+        want, want_extra = want + extra, extra.copy()
     in_place = kernels.gemm_patches(view, g, trans, side, Xarg.reshape(-1), xt,
                                     pix if use == "PT.X in place" else other, *mnk, c, threaded,
-                                    isa)
+                                    isa, extra)
     use = use.split(",")[0]
     # in place: every window inside src, tiles of 4 or more taps; f32, or bf16
     # where the level has bf16 dot products
@@ -212,6 +219,7 @@ def test_patches_operand(kernels, isa, case, cl, dt, threaded, use, other):
                         and g["pd"] == g["ph"] == g["pw"] == 0
                         and (dt == "f32" or isa == KERNEL_LEVELS["avx512_core_bf16"]))
     np.testing.assert_allclose(c[:, :mnk[1]], want, rtol=1e-4, atol=1e-4 * np.sqrt(mnk[2]))
+    np.testing.assert_allclose(extra, want_extra, rtol=1e-5, atol=1e-5 * np.sqrt(pix))
     assert np.all(c[:, mnk[1]:] == 7.0)
 
 
@@ -238,8 +246,10 @@ def test_gemm_bf16_matrices(kernels, isa, dts, ta, tb, m, n, k):
     b, bv = operand(*((k, n) if tb == "N" else (n, k)), db)
     c = rng.standard_normal((m, n + 2)).astype(np.float32)
     c0 = c.copy()
+    bias = rng.standard_normal(n).astype(np.float32)    # added once, after the last k block
     kernels.gemm_matrices(a, ta, a.shape[1], b, tb, b.shape[1], m, n, k, 1.5, 0.5, c,
-                          m > 50, isa)
-    want = 1.5 * ((av.T if ta == "T" else av) @ (bv.T if tb == "T" else bv)) + 0.5 * c0[:, :n]
+                          m > 50, isa, bias)
+    want = (1.5 * ((av.T if ta == "T" else av) @ (bv.T if tb == "T" else bv))
+            + 0.5 * c0[:, :n] + bias)
     np.testing.assert_allclose(c[:, :n], want, rtol=1e-4, atol=1e-4 * np.sqrt(k))
     assert np.array_equal(c[:, n:], c0[:, n:])

@@ -72,7 +72,7 @@ cdef dnnl_status_t run(bint bf16, char transa, char transb, dnnl_dim_t M, dnnl_d
         return dnnl_success
     cdef gemm_operand_t a = matrix_operand(A, dt, b'T' if is_t(transa) else b'N', lda)
     cdef gemm_operand_t b = matrix_operand(B, dt, b'T' if is_t(transb) else b'N', ldb)
-    gemm_ex(gemm_kernel_for(isa), M, N, K, alpha, &a, &b, beta, C, ldc, True)
+    gemm_ex(gemm_kernel_for(isa), M, N, K, alpha, &a, &b, beta, C, ldc, True, NULL)
     return dnnl_success
 
 

@@ -299,8 +299,8 @@ cdef inline gemm_operand_t transposed(gemm_operand_t o) noexcept nogil:
 
 cdef inline void gemm(const conv_layout_t *lay, bint parallel, gemm_operand_t a,
                       gemm_operand_t b, int64_t m, int64_t n, int64_t k, float beta, float *c,
-                      int64_t ldc) noexcept nogil:
-    gemm_ex(lay.uk, m, n, k, 1.0, &a, &b, beta, c, ldc, parallel)
+                      int64_t ldc, const float *bias=NULL) noexcept nogil:
+    gemm_ex(lay.uk, m, n, k, 1.0, &a, &b, beta, c, ldc, parallel, bias)
 
 
 cdef inline const void *at(const void *x, int dt, int64_t i) noexcept nogil:
@@ -328,14 +328,9 @@ cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, in
     cdef conv_geom_t geom
     cdef gemm_operand_t a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, g)), &geom)
     cdef gemm_operand_t w = matrix_operand(at(wei, lay.wei_dt, g * s.ocg * k), lay.wei_dt, b'N', k)
-    cdef const float *b
-    if lay.dst_cl:      # Y (P x OCg, ld OC) = A . W^T
-        gemm(&lay, parallel, a, transposed(w), osp, s.ocg, k, 0.0, y, oc_all)
-        if bias != NULL:
-            b = bias + g * s.ocg
-            for p in range(osp):
-                for oc in range(s.ocg):
-                    y[p * oc_all + oc] += b[oc]
+    if lay.dst_cl:      # Y (P x OCg, ld OC) = A . W^T + bias, added to each tile of Y
+        gemm(&lay, parallel, a, transposed(w), osp, s.ocg, k, 0.0, y, oc_all,
+             NULL if bias == NULL else bias + g * s.ocg)
     else:               # Y (OCg x P) = W . A^T
         gemm(&lay, parallel, w, transposed(a), s.ocg, osp, k, 0.0, y, osp)
         if bias != NULL:

@@ -38,10 +38,12 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
         void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
                         float alpha, float beta, int64_t rows) noexcept nogil
         # the same with A read in place: element (i, p) is a[i * rs + off[p]]; B's
-        # rows ldb apart (nr: a packed panel; more: B read in place)
+        # rows ldb apart (nr: a packed panel; more: B read in place); bias (nr
+        # floats, or NULL) added to every row
         void (*ukernel_strided)(int64_t kc, const float *a, int64_t rs, const int64_t *off,
                                 const float *b, int64_t ldb, float *c, int64_t ldc,
-                                float alpha, float beta, int64_t rows) noexcept nogil
+                                float alpha, float beta, int64_t rows,
+                                const float *bias) noexcept nogil
         # bf16 dot products (avx512_core_bf16; NULL below)
         void (*pack_pairs)(const float *src, int64_t kc, int64_t w,
                            uint32_t *dst) noexcept nogil
@@ -79,11 +81,12 @@ cdef gemm_operand_t matrix_operand(const void *ptr, int dt, char trans, int64_t 
 cdef gemm_operand_t patches_operand(const void *src, int dt, const conv_geom_t *geom,
                                    char trans) noexcept nogil
 
-# C (m x n, f32) = alpha * op(A) (m x k) . op(B) (k x n) + beta * C, with
-# micro-kernel uk; with `threaded`, all threads split the columns of C.
+# C (m x n, f32) = alpha * op(A) (m x k) . op(B) (k x n) + beta * C (+ bias[j]
+# in every row, where bias is not NULL), with micro-kernel uk; with
+# `threaded`, all threads split the columns of C.
 cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                   const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
-                  int64_t ldc, bint threaded) noexcept nogil
+                  int64_t ldc, bint threaded, const float *bias) noexcept nogil
 
 # The f32 matrix forms.
 cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, int64_t n,

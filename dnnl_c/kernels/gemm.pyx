@@ -201,6 +201,15 @@ cdef inline void edge_out(const float *edge, int64_t NR, int64_t rows, int64_t c
                 c[i * ldc + j] = edge[i * NR + j] + beta * c[i * ldc + j]
 
 
+cdef inline void add_bias(float *c, int64_t ldc, int64_t rows, int64_t cols,
+                          const float *bias) noexcept nogil:
+    """c[i, j] += bias[j] over a block of C still in cache."""
+    cdef int64_t i, j
+    for i in range(rows):
+        for j in range(cols):
+            c[i * ldc + j] += bias[j]
+
+
 cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t kc,
                        float alpha, const float *ap, const float *bp, float beta, float *c,
                        int64_t ldc, float *edge, bint pairs, int64_t bps) noexcept nogil:
@@ -255,12 +264,16 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                int64_t mc, int64_t p0, int64_t kc, const int64_t *toff,
                                int64_t nc, float alpha, const float *bp, float beta, float *c,
                                int64_t ldc, float *ap, float *edge, bint pairs,
-                               const int32_t *runs, int64_t nruns, float *ap2) noexcept nogil:
+                               const int32_t *runs, int64_t nruns, float *ap2,
+                               const float *bias) noexcept nogil:
     """C[i0 : i0+mc, :nc] (c at row i0) with patches as A: tiles cut at
     output-row ends into near-equal heights (55 pixels as 5 x 11, not
     4 x 12 + 7); a tile whose windows lie inside src is read there in place
     (ukernel_strided; with pairs, bf16 patches by ukernel_bf16_strided over
-    `runs`, B in pair panels), any other is packed into ap (and ap2) first."""
+    `runs`, B in pair panels), any other is packed into ap (and ap2) first.
+    bias (if not NULL, nc long) is added as the f32 kernel stores a tile
+    read in place (a pass over the image's dst cost 2% of f32 conv1), after
+    any other."""
     cdef const conv_geom_t *g = a.geom
     cdef int64_t MR = uk.mr, NR = uk.nr, rs = g.sw * g.pix_stride
     cdef int64_t kp = (kc + 1) // 2
@@ -319,7 +332,8 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                             alpha, b_beta, rows)
                 elif inside:
                     uk.ukernel_strided(kc, <const float *>a.ptr + org, rs, toff,
-                                       bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows)
+                                       bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows,
+                                       bias + jr if bias != NULL and dst != edge else NULL)
                 elif pairs:
                     uk.ukernel_bf16(kp, <const uint32_t *>ap2, <const uint32_t *>bp + tj * bstep,
                                     dst, ld, alpha, b_beta, rows)
@@ -327,6 +341,8 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     uk.ukernel(kc, ap, bp + tj * bstep, dst, ld, alpha, b_beta, rows)
                 if dst == edge:
                     edge_out(edge, NR, rows, cols, beta, c + (i + q) * ldc + jr, ldc)
+                if bias != NULL and (dst == edge or pairs or not inside):
+                    add_bias(c + (i + q) * ldc + jr, ldc, rows, cols, bias + jr)
             q += rows
         i += seg
 
@@ -411,9 +427,10 @@ cdef inline size_t work_floats(int64_t kcb, int64_t ncb) noexcept nogil:
 cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
                      int64_t k, int64_t kcb, int64_t ncb, float alpha, const gemm_operand_t *a,
                      const gemm_operand_t *b, float beta, float *c, int64_t ldc,
-                     float *work) noexcept nogil:
+                     float *work, const float *bias) noexcept nogil:
     """Rows [m0, m1) x columns [n0, n1) of C in blocks of kcb x ncb; work holds
-    work_floats(kcb, ncb)."""
+    work_floats(kcb, ncb). bias (if not NULL) is added to C's rows after the
+    last k block, a block of C at a time while it is in cache."""
     cdef float *ap = work
     cdef float *bp = work + MC * kcb
     cdef float *edge = bp + kcb * ncb
@@ -428,6 +445,7 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
     cdef int64_t toff[KMAX + 1]
     cdef int32_t runs[KMAX]
     cdef int64_t nruns = 0
+    cdef const float *bias_k
     jc = n0
     while jc < n1:
         nc = n1 - jc if n1 - jc < ncb else ncb
@@ -435,18 +453,21 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
             for i in range(m0, m1):
                 for j in range(jc, jc + nc):
                     c[i * ldc + j] = 0 if beta == 0 else beta * c[i * ldc + j]
+            if bias != NULL:
+                add_bias(c + m0 * ldc + jc, ldc, m1 - m0, nc, bias + jc)
         pc = 0
         while pc < k:
             kc = k - pc if k - pc < kcb else kcb
             pack_b_panels(uk, b, pc, kc, jc, nc, pairs, bp, bp2)
             b_beta = beta if pc == 0 else 1.0
+            bias_k = bias + jc if bias != NULL and pc + kc == k else NULL
             if strided:     # nothing packed to keep in cache: all rows at once
                 tap_offsets(a.geom, pc, kc, toff)
                 if pairs:
                     nruns = pair_runs(toff, kc, runs)
                 macro_kernel_patches(uk, a, m0, m1 - m0, pc, kc, toff, nc, alpha,
                                      bp2 if pairs else bp, b_beta, c + m0 * ldc + jc, ldc, ap,
-                                     edge, pairs, runs, nruns, ap2)
+                                     edge, pairs, runs, nruns, ap2, bias_k)
                 pc += kc
                 continue
             for ic in range(m0, m1, MC):
@@ -458,13 +479,15 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
                 else:
                     macro_kernel(uk, mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc,
                                  ldc, edge, False, kc * uk.nr)
+                if bias_k != NULL:
+                    add_bias(c + ic * ldc + jc, ldc, mc, nc, bias_k)
             pc += kc
         jc += nc
 
 
 cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
                 const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
-                int64_t ldc) noexcept nogil:
+                int64_t ldc, const float *bias) noexcept nogil:
     """Without memory for packing: one element at a time."""
     cdef int64_t i, j, p
     cdef float acc
@@ -473,12 +496,13 @@ cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
             acc = 0
             for p in range(k):
                 acc = acc + opnd_get(a, i, p) * opnd_get(b, p, j)
-            c[i * ldc + j] = alpha * acc + (0 if beta == 0 else beta * c[i * ldc + j])
+            c[i * ldc + j] = (alpha * acc + (0 if beta == 0 else beta * c[i * ldc + j])
+                              + (0 if bias == NULL else bias[j]))
 
 
 cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                   const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
-                  int64_t ldc, bint threaded) noexcept nogil:
+                  int64_t ldc, bint threaded, const float *bias) noexcept nogil:
     cdef int64_t nthr = 1, chunk, t, lo, hi, nchunks, kcb, ncb, stride
     cdef int64_t MR = uk.mr, NR = uk.nr
     cdef bint by_cols
@@ -510,21 +534,21 @@ cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, floa
     stride = (work_floats(kcb, ncb) + 15) // 16 * 16
     work = <float *>cydnnl_thread_scratch(nchunks * stride * sizeof(float))
     if work == NULL:
-        naive(0, m, 0, n, k, alpha, a, b, beta, c, ldc)
+        naive(0, m, 0, n, k, alpha, a, b, beta, c, ldc, bias)
         return
     if nchunks == 1:
-        gemm_block(uk, 0, m, 0, n, k, kcb, ncb, alpha, a, b, beta, c, ldc, work)
+        gemm_block(uk, 0, m, 0, n, k, kcb, ncb, alpha, a, b, beta, c, ldc, work, bias)
     else:
         for t in prange(nchunks, schedule='static', num_threads=nthr):
             lo = t * chunk
             if by_cols:
                 hi = lo + chunk if lo + chunk < n else n
                 gemm_block(uk, 0, m, lo, hi, k, kcb, ncb, alpha, a, b, beta, c, ldc,
-                           work + t * stride)
+                           work + t * stride, bias)
             else:
                 hi = lo + chunk if lo + chunk < m else m
                 gemm_block(uk, lo, hi, 0, n, k, kcb, ncb, alpha, a, b, beta, c, ldc,
-                           work + t * stride)
+                           work + t * stride, bias)
     cydnnl_thread_scratch_done(work)
 
 
@@ -745,11 +769,11 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                         1.0, bt if dst != edge else 0.0, rows)
                     elif b_in_place:
                         uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
-                                           bf + jr, b.ld, dst, ld, 1.0, bt, rows)
+                                           bf + jr, b.ld, dst, ld, 1.0, bt, rows, NULL)
                     else:
                         uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
                                            bp + tj * bstep, NR, dst, ld, 1.0,
-                                           bt if dst != edge else 0.0, rows)
+                                           bt if dst != edge else 0.0, rows, NULL)
                     if dst == edge:
                         edge_out(edge, NR, rows, cols, bt, c + (t + q * ts) * ldc + jr,
                                  ts * ldc)
@@ -765,7 +789,7 @@ cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, in
                 int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil:
     cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, transa, lda)
     cdef gemm_operand_t ob = matrix_operand(b, dnnl_f32, transb, ldb)
-    gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, c, ldc, False)
+    gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, c, ldc, False, NULL)
 
 
 cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int64_t m,
@@ -774,7 +798,7 @@ cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int6
                          int64_t ldc) noexcept nogil:
     cdef gemm_operand_t oa = matrix_operand(a, dnnl_f32, transa, lda)
     cdef gemm_operand_t ob = matrix_operand(b, dnnl_f32, transb, ldb)
-    gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, c, ldc, True)
+    gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, c, ldc, True, NULL)
 
 # -- B packed once, for products that reuse it (an RNN's weights at every
 # step): NR-column panels of all k rows one after the other, [n / NR][k][NR]

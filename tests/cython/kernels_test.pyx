@@ -32,15 +32,19 @@ def tile(int isa):
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
-                                  patches_operand, patches_t_in_place, gemm_patches_t)
+                                  patches_operand, patches_t_in_place, gemm_patches_t,
+                                  operand_col_sums)
 
 
 def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, long ld_other,
-                 long m, long n, long k, float[:, ::1] c, bint threaded, int isa):
+                 long m, long n, long k, float[:, ::1] c, bint threaded, int isa,
+                 float[::1] extra):
     """C = P . X or X . P with P the patch matrix of `src` (f32, or bf16 bits
-    as uint16) under `geom`; X a matrix (f32, or bf16 bits). side "in_place":
-    C = P^T . X by gemm_patches_t (trans "N") when it takes P, else by
-    gemm_ex; returns whether gemm_patches_t did."""
+    as uint16) under `geom`; X a matrix (f32, or bf16 bits); plus extra[j] in
+    every row of C. side "in_place": C = P^T . X by gemm_patches_t (trans
+    "N") when it takes P, else by gemm_ex, and extra += X's column sums (by
+    gemm_patches_t, else by operand_col_sums); returns whether
+    gemm_patches_t did."""
     cdef conv_geom_t g
     g.icg, g.id, g.ih, g.iw = geom["icg"], geom["id"], geom["ih"], geom["iw"]
     g.od, g.oh, g.ow = geom["od"], geom["oh"], geom["ow"]
@@ -60,15 +64,19 @@ def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, lo
     cdef const gemm_kernel_t *uk = kernel(isa)
     cdef bint in_place = side == "in_place" and patches_t_in_place(uk, &p, odt)
     cdef bint left = side in ("left", "in_place")
+    cdef float *e = &extra[0]
     if side == "in_place" and not in_place:
         p.trans = b'T'
     with nogil:
         if in_place:
-            gemm_patches_t(uk, &p, &x, n, 0.0, pc, ldc)
+            gemm_patches_t(uk, &p, &x, n, 0.0, pc, ldc, e)
+        elif side == "in_place":
+            gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded, NULL)
+            operand_col_sums(&x, 0, k, n, e)
         elif left:
-            gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded)
+            gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded, e)
         else:
-            gemm_ex(uk, m, n, k, 1.0, &x, &p, 0.0, pc, ldc, threaded)
+            gemm_ex(uk, m, n, k, 1.0, &x, &p, 0.0, pc, ldc, threaded, e)
     return in_place
 
 
@@ -108,9 +116,11 @@ def sgemm_packed(str transb, long m, long n, long k, float alpha, float[::1] a, 
 
 
 def gemm_matrices(a, str transa, long lda, b, str transb, long ldb, long m, long n, long k,
-                  float alpha, float beta, float[:, ::1] c, bint threaded, int isa):
-    """C = alpha op(A) op(B) + beta C through gemm_ex, A and B float32 or
-    bf16 (uint16) arrays: matrix operands of either data type."""
+                  float alpha, float beta, float[:, ::1] c, bint threaded, int isa,
+                  float[::1] bias=None):
+    """C = alpha op(A) op(B) + beta C (+ bias[j] in every row) through
+    gemm_ex, A and B float32 or bf16 (uint16) arrays: matrix operands of
+    either data type."""
     cdef gemm_operand_t oa = matrix_operand(<const void *><size_t>a.ctypes.data,
                                             dnnl_f32 if a.dtype.itemsize == 4 else dnnl_bf16,
                                             ord(transa), lda)
@@ -118,5 +128,6 @@ def gemm_matrices(a, str transa, long lda, b, str transb, long ldb, long m, long
                                             dnnl_f32 if b.dtype.itemsize == 4 else dnnl_bf16,
                                             ord(transb), ldb)
     cdef const gemm_kernel_t *uk = kernel(isa)
+    cdef const float *pb = NULL if bias is None else &bias[0]
     with nogil:
-        gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, &c[0, 0], c.shape[1], threaded)
+        gemm_ex(uk, m, n, k, alpha, &oa, &ob, beta, &c[0, 0], c.shape[1], threaded, pb)

@@ -12,10 +12,11 @@ typedef struct {
                     float alpha, float beta, int64_t rows);
     /* the same with A read in place: element (i, p) is a[i * rs + off[p]],
        exactly `rows` (1..mr) rows read; B's rows ldb apart (nr: a packed
-       panel; more: B read in place) */
+       panel; more: B read in place); bias (nr floats, or NULL) added to
+       every row */
     void (*ukernel_strided)(int64_t kc, const float *a, int64_t rs, const int64_t *off,
                             const float *b, int64_t ldb, float *c, int64_t ldc, float alpha,
-                            float beta, int64_t rows);
+                            float beta, int64_t rows, const float *bias);
     /* bf16 dot products (gemm_kernels.h), NULL below avx512_core_bf16: the
        pair packing of an f32 panel of bf16 values, and the micro-kernel on
        pair panels (kp pairs of k). */

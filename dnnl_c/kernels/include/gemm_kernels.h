@@ -48,13 +48,18 @@ CYDNNL_INLINE void cydnnl_prefetch_tile(float *c, int64_t ldc, int64_t rows) {
 }
 
 /* Row r of C's tile from its two accumulators: alpha * acc + beta * r
-   (beta == 0: r is not read). */
+   (beta == 0: r is not read) + bias (NR floats, if not NULL: a convolution's
+   bias added as the tile is stored, not in a pass over dst). */
 CYDNNL_INLINE void cydnnl_store_row(float *r, cydnnl_vf acc0, cydnnl_vf acc1, float alpha,
-                                    float beta) {
+                                    float beta, const float *bias) {
     cydnnl_vf v0 = alpha * acc0, v1 = alpha * acc1;
     if (beta != 0.f) {
         v0 += beta * cydnnl_ld(r);
         v1 += beta * cydnnl_ld(r + CYDNNL_VEC);
+    }
+    if (bias) {
+        v0 += cydnnl_ld(bias);
+        v1 += cydnnl_ld(bias + CYDNNL_VEC);
     }
     cydnnl_st(r, v0);
     cydnnl_st(r + CYDNNL_VEC, v1);
@@ -84,7 +89,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const floa
     for (int i = 0; i < mr; ++i) {
         if (i >= rows)
             break;
-        cydnnl_store_row(c + i * ldc, acc[i][0], acc[i][1], alpha, beta);
+        cydnnl_store_row(c + i * ldc, acc[i][0], acc[i][1], alpha, beta, NULL);
     }
 }
 
@@ -108,7 +113,8 @@ CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, fl
 CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, const float *a,
                                                     int64_t rs, const int64_t *off,
                                                     const float *b, int64_t ldb, float *c,
-                                                    int64_t ldc, float alpha, float beta) {
+                                                    int64_t ldc, float alpha, float beta,
+                                                    const float *bias) {
     cydnnl_vf acc[CYDNNL_MR][2];
     cydnnl_prefetch_tile(c, ldc, mr);
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
@@ -125,12 +131,12 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, co
     }
     #pragma GCC unroll 16
     for (int i = 0; i < mr; ++i)
-        cydnnl_store_row(c + i * ldc, acc[i][0], acc[i][1], alpha, beta);
+        cydnnl_store_row(c + i * ldc, acc[i][0], acc[i][1], alpha, beta, bias);
 }
 
 #define CYDNNL_STRIDED_CASE(n)                                                            \
     case n: cydnnl_ukernel_strided_mr(n < CYDNNL_MR ? n : CYDNNL_MR, kc, a, rs, off, b, ldb, \
-                                      c, ldc, alpha, beta); break;
+                                      c, ldc, alpha, beta, bias); break;
 /* Rows one element apart (a weight gradient's taps along kw, or channels)
    get their own copies: with rs a constant each row is a fixed displacement
    from a + off[p], where a variable rs made the compiler step the address
@@ -138,7 +144,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, co
 CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs,
                                           const int64_t *off, const float *b, int64_t ldb,
                                           float *c, int64_t ldc, float alpha, float beta,
-                                          int64_t rows) {
+                                          int64_t rows, const float *bias) {
 #if CYDNNL_MR > 6
 #define CYDNNL_STRIDED_TALL CYDNNL_STRIDED_CASE(7) CYDNNL_STRIDED_CASE(8) \
     CYDNNL_STRIDED_CASE(9) CYDNNL_STRIDED_CASE(10) CYDNNL_STRIDED_CASE(11) CYDNNL_STRIDED_CASE(12)
@@ -166,12 +172,13 @@ CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs
 CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs,
                                           const int64_t *off, const float *b, int64_t ldb,
                                           float *c, int64_t ldc, float alpha, float beta,
-                                          int64_t rows) {
+                                          int64_t rows, const float *bias) {
     for (int i = 0; i < rows; ++i)
         for (int j = 0; j < CYDNNL_NR; ++j) {
             float acc = 0.f;
             for (int64_t p = 0; p < kc; ++p) acc += a[i * rs + off[p]] * b[p * ldb + j];
-            c[i * ldc + j] = alpha * acc + (beta == 0.f ? 0.f : beta * c[i * ldc + j]);
+            c[i * ldc + j] = alpha * acc + (beta == 0.f ? 0.f : beta * c[i * ldc + j])
+                             + (bias ? bias[j] : 0.f);
         }
 }
 
@@ -380,7 +387,8 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
     for (int i = 0; i < mr; ++i) {
         if (i >= rows)
             break;
-        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta);
+        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta,
+                         NULL);
     }
 }
 
@@ -435,7 +443,8 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_strided_mr(const int mr, int64_t n
     }
     #pragma GCC unroll 16
     for (int i = 0; i < mr; ++i)
-        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta);
+        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta,
+                         NULL);
 }
 
 #define CYDNNL_BF16_STRIDED_CASE(n)                                                      \

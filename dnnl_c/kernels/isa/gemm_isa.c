@@ -13,8 +13,8 @@ static void ukernel(int64_t kc, const float *a, const float *b, float *c, int64_
 
 static void ukernel_strided(int64_t kc, const float *a, int64_t rs, const int64_t *off,
                             const float *b, int64_t ldb, float *c, int64_t ldc, float alpha,
-                            float beta, int64_t rows) {
-    cydnnl_ukernel_strided(kc, a, rs, off, b, ldb, c, ldc, alpha, beta, rows);
+                            float beta, int64_t rows, const float *bias) {
+    cydnnl_ukernel_strided(kc, a, rs, off, b, ldb, c, ldc, alpha, beta, rows, bias);
 }
 
 #ifdef CYDNNL_GEMM_BF16_DOT
