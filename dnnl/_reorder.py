@@ -62,7 +62,9 @@ class reorder(primitive):
     def execute(self, astream, *args, **kwargs):
         """execute(astream, src, dst), or execute(astream, args) with args
         {DNNL_ARG_FROM: memory, DNNL_ARG_TO: memory}, as primitive.execute."""
-        if len(args) + len(kwargs) == 2:
+        if len(args) == 2 and not kwargs:   # the common call, without the binder's 3 us
+            args = ({c.DNNL_ARG_FROM: args[0], c.DNNL_ARG_TO: args[1]},)
+        elif len(args) + len(kwargs) == 2:
             a = self._execute_signature.bind(args, kwargs)
             args = ({c.DNNL_ARG_FROM: a["src"], c.DNNL_ARG_TO: a["dst"]},)
             kwargs = {}
