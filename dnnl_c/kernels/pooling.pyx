@@ -205,8 +205,8 @@ cdef inline int64_t vector_groups(const pool_kernels_t *k, const pool_blocks_t *
         nv[0] = c // k.width
         return -1
     nfull = b.nblk - (b.last < b.cb)
-    if b.cb == k.width and nfull > 1:
-        nv[0] = nfull
+    if (b.cb == k.width or (b.cb == 8 and k.width == 16)) and nfull > 1:
+        nv[0] = nfull       # (vectors of 8 for blocks of 8 at AVX-512)
         return nfull
     return 0
 
@@ -272,7 +272,8 @@ cdef void fwd_unit(const pool_kernels_t *k, const pool_geom_t *g, const pool_blo
         inside_range(g.o[2], g.s[2], g.p[2], g.k[2], g.step[2], g.i[2], &run_lo, &run_hi)
     if nv > 0 and run_hi > run_lo:
         # the run of inner pixels of all the unit's blocks in one call
-        row_init(&r, g, toff, nt, k.width, data_t is not float, ws_dt, lowest)
+        row_init(&r, g, toff, nt, k.width if groups < 0 else b.cb, data_t is not float, ws_dt,
+                 lowest)
         r.nv = nv
         r.vs = k.width if groups < 0 else vs.sc
         r.vd = k.width if groups < 0 else vd.sc
@@ -629,8 +630,9 @@ cdef bint bwd_gather(const pool_kernels_t *k, const pool_geom_t *g, const pool_b
         merged = vs.sc == b.cb and vd.sc == b.cb and not b.zero_tail
         if merged:
             nu = 1
-        elif b.cb == k.width:
-            # blocks one vector wide: the whole ones together, a vector each
+        elif b.cb == k.width or (b.cb == 8 and k.width == 16):
+            # blocks one vector wide (or 8 channels at AVX-512, a vector of 8
+            # each): the whole ones together, a vector each
             nfull = b.nblk - (b.last < b.cb)
             if nfull > 1:
                 nu = 1 + (b.nblk > nfull)

@@ -33,9 +33,9 @@ typedef struct {
 #define CYDNNL_POOL_MAXC 64
 typedef struct {
     int64_t lanes;          /* channels per pixel, adjacent (per block where nb > 1) */
-    int64_t nb;             /* blocks of the level's vector width done at once (lanes is
-                               that width), dsb / ddb elements apart in diff_src /
-                               diff_dst and the workspace; else 1 */
+    int64_t nb;             /* blocks of the level's vector width (or of 8 at AVX-512)
+                               done at once (lanes is that width), dsb / ddb elements
+                               apart in diff_src / diff_dst and the workspace; else 1 */
     int64_t dsb, ddb;
     int ws_u8;              /* the workspace u8 (else s32) */
     int bf16;               /* data bf16 (else f32) */

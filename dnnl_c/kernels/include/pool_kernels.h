@@ -373,9 +373,9 @@ CYDNNL_POOL_ANY(bf16, uint16_t)
 #define CYDNNL_POOL_FV 4
 #define CYDNNL_POOL_FWD_CASES_5_7(DT)
 #endif
-#define CYDNNL_POOL_FWD_VECTORS(DT, T, K, W) CYDNNL_POOL_FWD_VECTORS_(DT, T, K, W)
-#define CYDNNL_POOL_FWD_VECTORS_(DT, T, K, W)                                        \
-CYDNNL_PK void cydnnl_pool_fwd_nv_##DT(const cydnnl_pool_row_t *r, const T *s,       \
+#define CYDNNL_POOL_FWD_VECTORS(DT, T, K, W, S) CYDNNL_POOL_FWD_VECTORS_(DT, T, K, W, S)
+#define CYDNNL_POOL_FWD_VECTORS_(DT, T, K, W, S)                                        \
+CYDNNL_PK void cydnnl_pool_fwd_nv_##DT##_##S(const cydnnl_pool_row_t *r, const T *s, \
         int64_t ps, T *d, int64_t ds, void *ws, int64_t count, const int nv) {       \
     const int64_t vs = r->vs, vd = r->vd;                                            \
     for (int64_t j = 0; j < count; j++) {                                            \
@@ -419,7 +419,7 @@ CYDNNL_PK void cydnnl_pool_fwd_nv_##DT(const cydnnl_pool_row_t *r, const T *s,  
         }                                                                            \
     }                                                                                \
 }                                                                                    \
-static void cydnnl_pool_fwd_vectors_##DT(const cydnnl_pool_row_t *r, const T *s,     \
+static void cydnnl_pool_fwd_vectors_##DT##_##S(const cydnnl_pool_row_t *r, const T *s,     \
         int64_t ps, T *d, int64_t ds, void *ws, int64_t count) {                     \
     const int64_t wsz = r->ws_u8 ? 1 : 4;                                            \
     for (int64_t v0 = 0; v0 < r->nv; v0 += CYDNNL_POOL_FV) {                         \
@@ -428,17 +428,28 @@ static void cydnnl_pool_fwd_vectors_##DT(const cydnnl_pool_row_t *r, const T *s,
         T *dv = d + v0 * r->vd;                                                      \
         void *wv = ws ? (char *)ws + v0 * r->vd * wsz : NULL;                        \
         switch (n) {   /* a loop per count, its sums in registers */                \
-        case 1: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 1); break;     \
-        case 2: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 2); break;     \
-        case 3: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 3); break;     \
-        case 4: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, 4); break;     \
-        CYDNNL_POOL_FWD_CASES_5_7(DT)                                                \
-        default: cydnnl_pool_fwd_nv_##DT(r, sv, ps, dv, ds, wv, count, CYDNNL_POOL_FV); break; \
+        case 1: cydnnl_pool_fwd_nv_##DT##_##S(r, sv, ps, dv, ds, wv, count, 1); break; \
+        case 2: cydnnl_pool_fwd_nv_##DT##_##S(r, sv, ps, dv, ds, wv, count, 2); break; \
+        case 3: cydnnl_pool_fwd_nv_##DT##_##S(r, sv, ps, dv, ds, wv, count, 3); break; \
+        case 4: cydnnl_pool_fwd_nv_##DT##_##S(r, sv, ps, dv, ds, wv, count, 4); break; \
+        CYDNNL_POOL_FWD_CASES_5_7(DT##_##S)                                          \
+        default:                                                                     \
+            cydnnl_pool_fwd_nv_##DT##_##S(r, sv, ps, dv, ds, wv, count, CYDNNL_POOL_FV);\
+            break;                                                                   \
         }                                                                            \
     }                                                                                \
 }
-CYDNNL_POOL_FWD_VECTORS(f32, float, f, CYDNNL_POOL_W)
-CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W)
+CYDNNL_POOL_FWD_VECTORS(f32, float, f, CYDNNL_POOL_W, w)
+CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W, w)
+/* blocks of 8 channels (nChw8c) at AVX-512: vectors of 8 (one block at a
+   time they ran 1.3x slower than oneDNN's) */
+#if CYDNNL_POOL_W8 < CYDNNL_POOL_W
+CYDNNL_POOL_FWD_VECTORS(f32, float, f, CYDNNL_POOL_W8, w8)
+CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W8, w8)
+#else
+#define cydnnl_pool_fwd_vectors_f32_w8 cydnnl_pool_fwd_vectors_f32_w
+#define cydnnl_pool_fwd_vectors_bf16_w8 cydnnl_pool_fwd_vectors_bf16_w
+#endif
 
 /* ---- max backward by gathering (cydnnl_pool_gather_t): up to
    CYDNNL_POOL_GA vectors of the level's width per pixel in one pass over
@@ -447,9 +458,9 @@ CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W)
    v * vs (diff_dst, workspace) elements from the first: the next W lanes of
    a pixel, or the next block of W channels ---- */
 #define CYDNNL_POOL_GA 8
-#define CYDNNL_POOL_GATHER(DT, T, K, W) CYDNNL_POOL_GATHER_(DT, T, K, W)
-#define CYDNNL_POOL_GATHER_(DT, T, K, W)                                             \
-CYDNNL_PK void cydnnl_pool_gather_nv_##DT(const cydnnl_pool_gather_t *q, T *d,       \
+#define CYDNNL_POOL_GATHER_VEC(DT, T, K, W, S) CYDNNL_POOL_GATHER_VEC_(DT, T, K, W, S)
+#define CYDNNL_POOL_GATHER_VEC_(DT, T, K, W, S)                                      \
+CYDNNL_PK void cydnnl_pool_gather_nv_##DT##_##S(const cydnnl_pool_gather_t *q, T *d, \
         int64_t ps, int64_t vd, const T *dd, const char *ws, int64_t vs,             \
         int64_t count, const int nv) {                                               \
     const int64_t wsz = q->ws_u8 ? 1 : 4;                                            \
@@ -476,36 +487,62 @@ CYDNNL_PK void cydnnl_pool_gather_nv_##DT(const cydnnl_pool_gather_t *q, T *d,  
         for (int v = 0; v < nv; v++) cydnnl_pool_st##K##_##W(d + j * ps + v * vd, a[v]); \
     }                                                                                \
 }                                                                                    \
-static void cydnnl_pool_gather_vectors_##DT(const cydnnl_pool_gather_t *q, T *d,     \
+static void cydnnl_pool_gather_vectors_##DT##_##S(const cydnnl_pool_gather_t *q, T *d, \
         int64_t ps, int64_t vd, const T *dd, const char *ws, int64_t vs, int64_t count, \
         int64_t nv) {                                                                \
     switch (nv) {  /* a loop per count, its sums in registers */                    \
-    case 1: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 1); break;   \
-    case 2: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 2); break;   \
-    case 3: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 3); break;   \
-    case 4: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 4); break;   \
-    case 5: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 5); break;   \
-    case 6: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 6); break;   \
-    case 7: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 7); break;   \
-    default: cydnnl_pool_gather_nv_##DT(q, d, ps, vd, dd, ws, vs, count, 8); break;  \
+    case 1: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 1); break; \
+    case 2: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 2); break; \
+    case 3: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 3); break; \
+    case 4: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 4); break; \
+    case 5: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 5); break; \
+    case 6: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 6); break; \
+    case 7: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 7); break; \
+    default: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 8); break; \
     }                                                                                \
-}                                                                                    \
+}
+/* The vectors of the level's width, and (AVX-512) of 8 lanes for a block of
+   8 channels (nChw8c) or a tail of 8 or more: one lane at a time, these ran
+   6x slower than oneDNN's (AlexNet pool1 backward, nChw8c, 7.1 ms against
+   1.1). */
+CYDNNL_POOL_GATHER_VEC(f32, float, f, CYDNNL_POOL_W, w)
+CYDNNL_POOL_GATHER_VEC(bf16, uint16_t, h, CYDNNL_POOL_W, w)
+#if CYDNNL_POOL_W8 < CYDNNL_POOL_W
+CYDNNL_POOL_GATHER_VEC(f32, float, f, CYDNNL_POOL_W8, w8)
+CYDNNL_POOL_GATHER_VEC(bf16, uint16_t, h, CYDNNL_POOL_W8, w8)
+#else
+#define cydnnl_pool_gather_vectors_f32_w8 cydnnl_pool_gather_vectors_f32_w
+#define cydnnl_pool_gather_vectors_bf16_w8 cydnnl_pool_gather_vectors_bf16_w
+#endif
+#define CYDNNL_POOL_GATHER(DT, T, W) CYDNNL_POOL_GATHER_(DT, T, W)
+#define CYDNNL_POOL_GATHER_(DT, T, W)                                                \
 static void cydnnl_pool_gather_row_##DT(const cydnnl_pool_gather_t *q, T *d, int64_t ps, \
         const T *dd, const void *ws, int64_t count) {                                \
     const int64_t n = q->lanes, wsz = q->ws_u8 ? 1 : 4;                              \
     const char *w = (const char *)ws;                                                \
     int64_t i = 0;                                                                   \
-    if (q->nb > 1) {   /* nb blocks of W channels: a vector each */                  \
-        for (int64_t b = 0; b < q->nb; b += CYDNNL_POOL_GA)                          \
-            cydnnl_pool_gather_vectors_##DT(q, d + b * q->dsb, ps, q->dsb,           \
-                dd + b * q->ddb, w + b * q->ddb * wsz, q->ddb, count,                \
-                q->nb - b < CYDNNL_POOL_GA ? q->nb - b : CYDNNL_POOL_GA);            \
+    if (q->nb > 1) {   /* nb blocks of W (or 8) channels: a vector each */          \
+        for (int64_t b = 0; b < q->nb; b += CYDNNL_POOL_GA) {                        \
+            const int64_t nv = q->nb - b < CYDNNL_POOL_GA ? q->nb - b : CYDNNL_POOL_GA; \
+            if (n == W)                                                              \
+                cydnnl_pool_gather_vectors_##DT##_w(q, d + b * q->dsb, ps, q->dsb,   \
+                    dd + b * q->ddb, w + b * q->ddb * wsz, q->ddb, count, nv);       \
+            else                                                                     \
+                cydnnl_pool_gather_vectors_##DT##_w8(q, d + b * q->dsb, ps, q->dsb,  \
+                    dd + b * q->ddb, w + b * q->ddb * wsz, q->ddb, count, nv);       \
+        }                                                                            \
         return;                                                                      \
     }                                                                                \
     for (; i + W <= n; ) {                                                           \
         int64_t nv = (n - i) / W < CYDNNL_POOL_GA ? (n - i) / W : CYDNNL_POOL_GA;    \
-        cydnnl_pool_gather_vectors_##DT(q, d + i, ps, W, dd + i, w + i * wsz, W, count, nv); \
+        cydnnl_pool_gather_vectors_##DT##_w(q, d + i, ps, W, dd + i, w + i * wsz, W, count, \
+                                            nv);                                     \
         i += nv * W;                                                                 \
+    }                                                                                \
+    if (CYDNNL_POOL_W8 < W && n - i >= CYDNNL_POOL_W8) {                             \
+        cydnnl_pool_gather_vectors_##DT##_w8(q, d + i, ps, CYDNNL_POOL_W8, dd + i,   \
+                                             w + i * wsz, CYDNNL_POOL_W8, count, 1); \
+        i += CYDNNL_POOL_W8;                                                         \
     }                                                                                \
     if (i == n)                                                                      \
         return;                                                                      \
@@ -522,6 +559,6 @@ static void cydnnl_pool_gather_row_##DT(const cydnnl_pool_gather_t *q, T *d, int
             cydnnl_pool_put_##DT(d + j * ps, l, a);                                  \
         }                                                                            \
 }
-CYDNNL_POOL_GATHER(f32, float, f, CYDNNL_POOL_W)
-CYDNNL_POOL_GATHER(bf16, uint16_t, h, CYDNNL_POOL_W)
+CYDNNL_POOL_GATHER(f32, float, CYDNNL_POOL_W)
+CYDNNL_POOL_GATHER(bf16, uint16_t, CYDNNL_POOL_W)
 #endif /* CYDNNL_POOL_KERNELS_H */

@@ -11,11 +11,14 @@
 
 static void fwd_row(const cydnnl_pool_row_t *r, const void *src, int64_t ps, void *dst,
                     int64_t ds, void *ws, int64_t count) {
+    /* nv vectors of the level's width, or (lanes 8 at AVX-512) of 8 */
+    const int w8 = r->lanes < CYDNNL_POOL_W;
     if (r->nv > 0 && r->bf16)
-        cydnnl_pool_fwd_vectors_bf16(r, (const uint16_t *)src, ps, (uint16_t *)dst, ds, ws,
-                                     count);
+        (w8 ? cydnnl_pool_fwd_vectors_bf16_w8 : cydnnl_pool_fwd_vectors_bf16_w)(
+            r, (const uint16_t *)src, ps, (uint16_t *)dst, ds, ws, count);
     else if (r->nv > 0)
-        cydnnl_pool_fwd_vectors_f32(r, (const float *)src, ps, (float *)dst, ds, ws, count);
+        (w8 ? cydnnl_pool_fwd_vectors_f32_w8 : cydnnl_pool_fwd_vectors_f32_w)(
+            r, (const float *)src, ps, (float *)dst, ds, ws, count);
     else if (r->bf16)
         PICK(fwd, bf16, r)(r, (const uint16_t *)src, ps, (uint16_t *)dst, ds, ws, count);
     else
