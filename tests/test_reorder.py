@@ -202,6 +202,27 @@ def test_padding_of_a_right_border_submemory_is_zeroed(eng, strm):
     assert np.all(blocks[1][..., :5] == 1.0) and np.all(blocks[1][..., 5:] == 0.0)
 
 
+@pytest.mark.parametrize("dst_dt", [c.dnnl_f32, c.dnnl_bf16])
+@pytest.mark.parametrize("block", ["aBcd8b", "aBcd16b"])
+@pytest.mark.parametrize("ch", [3, 11, 21])
+def test_few_channels_into_blocks_zero_the_padding(eng, strm, ch, block, dst_dt):
+    """A first layer's few channels into channel blocks: the transposes' tiles
+    read the rows past the channels as zeros, so the padding lanes are written
+    (the dst starts as NaN), over 63 pixels (a band of tiles and an edge)."""
+    dims = [2, ch, 7, 9]
+    a = np.random.default_rng(ch).standard_normal(dims).astype(np.float32)
+    src_md = make_md(dims, c.dnnl_f32, c.dnnl_abcd)
+    dst_md = make_md(dims, dst_dt, getattr(c, "dnnl_" + block))
+    blk = 8 if block == "aBcd8b" else 16
+    size = 2 * -(-ch // blk) * blk * 63
+    np_dt = np.float32 if dst_dt == c.dnnl_f32 else np.uint16
+    buf = np.full(size, np.nan if dst_dt == c.dnnl_f32 else 0x7fc1, np_dt)
+    reorder(eng, strm, src_md, make_memory(src_md, eng, a), dst_md,
+            make_memory(dst_md, eng, buf))
+    want = to_layout(bf16_bits(a) if dst_dt == c.dnnl_bf16 else a, block)
+    np.testing.assert_array_equal(buf, want)
+
+
 def test_zero_volume_and_impl_order(eng, strm):
     md = make_md([2, 0, 3], c.dnnl_f32, c.dnnl_abc)
     md2 = make_md([2, 0, 3], c.dnnl_f32, c.dnnl_acb)

@@ -176,7 +176,7 @@ cdef extern from "kernels/include/reorder_isa.h" nogil:
         void (*f32_to_bf16)(const float *s, bf16_t *d, int64_t n) noexcept nogil
         void (*bf16_to_f32)(const bf16_t *s, float *d, int64_t n) noexcept nogil
         void (*transpose)(const void *src, int src_bf16, int64_t lds, void *dst, int dst_bf16,
-                          int64_t ldd, int64_t rows, int64_t cols) noexcept nogil
+                          int64_t ldd, int64_t rows, int64_t pad, int64_t cols) noexcept nogil
     const reorder_kernels_t *reorder_kernels_for "cydnnl_reorder_kernels_for"(int level)
 
 DEF CHUNK = 8192        # elements per task of the per-level conversions
@@ -308,14 +308,11 @@ cdef bint blocked_c_transposed(const reorder_kernels_t *k, const char *src, int 
         if to_blocked:
             sp = src + (i * p_n + cb * blk * p_c) * ss
             dp = dst + (i * b_n + cb * b_cb) * ds
-            k.transpose(sp, sbf, p_c, dp, dbf, b_s, cmax, s)
-            for j in range(s):
-                for cc in range(cmax, cpad):
-                    memset(dp + (j * b_s + cc) * ds, 0, ds)
+            k.transpose(sp, sbf, p_c, dp, dbf, b_s, cmax, cpad, s)    # padding lanes zero
         else:
             sp = src + (i * b_n + cb * b_cb) * ss
             dp = dst + (i * p_n + cb * blk * p_c) * ds
-            k.transpose(sp, sbf, b_s, dp, dbf, p_c, s, cmax)
+            k.transpose(sp, sbf, b_s, dp, dbf, p_c, s, s, cmax)
     return True
 
 

@@ -22,8 +22,8 @@ static void bf16_to_f32(const uint16_t *CYDNNL_RESTRICT s, float *CYDNNL_RESTRIC
 }
 
 static void transpose(const void *src, int src_bf16, int64_t lds, void *dst, int dst_bf16,
-                      int64_t ldd, int64_t rows, int64_t cols) {
-    cydnnl_transpose(src, src_bf16, lds, dst, dst_bf16, ldd, rows, cols);
+                      int64_t ldd, int64_t rows, int64_t pad, int64_t cols) {
+    cydnnl_transpose(src, src_bf16, lds, dst, dst_bf16, ldd, rows, pad, cols);
 }
 
 const cydnnl_reorder_kernels_t CYDNNL_ISA_FN(cydnnl_reorder_kernels) = {f32_to_bf16, bf16_to_f32,
