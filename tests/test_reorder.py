@@ -65,6 +65,11 @@ BLOCKED_PAIRS = [
     ([1, 35, 9, 5], "abcd", "aBcd16b"), ([3, 35, 9, 5], "aBcd16b", "abcd"),
     ([2, 21, 3, 4, 5], "abcde", "acdeb"), ([2, 21, 3, 4, 5], "acdeb", "abcde"),
     ([2, 16, 32], "abc", "acb"), ([2, 16, 32], "acb", "abc"),
+    # blocks of 8 (tiles of 8 at AVX-512) and few channels out of blocks
+    # (whole tiles read, the channels' rows stored)
+    ([2, 19, 7, 9], "aBcd8b", "abcd"), ([2, 19, 7, 9], "abcd", "aBcd8b"),
+    ([2, 3, 7, 9], "aBcd16b", "abcd"), ([2, 3, 7, 9], "aBcd8b", "abcd"),
+    ([2, 11, 7, 9], "aBcd16b", "abcd"),
 ]
 
 

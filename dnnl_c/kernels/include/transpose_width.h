@@ -1,0 +1,180 @@
+/* The transposes of one tile width, CYDNNL_TV (4, 8, 16; 0: element by
+   element): transpose_kernels.h includes this once per width its level has,
+   the names suffixed with the width. A TV x TV tile goes through registers:
+   the transpose of a 2^n square is the swap of its off-diagonal blocks at
+   every scale (halves, quarters, ... single elements), each swap one
+   two-source shuffle per row. No include guard: included once per width. */
+#define CYDNNL_TRN(name) CYDNNL_TRN_(name, CYDNNL_TV)
+#define CYDNNL_TRN_(name, tv) CYDNNL_TRN__(name, tv)
+#define CYDNNL_TRN__(name, tv) name##_##tv
+
+#if CYDNNL_TV
+typedef float CYDNNL_TRN(cydnnl_tvf) __attribute__((vector_size(4 * CYDNNL_TV)));
+typedef int32_t CYDNNL_TRN(cydnnl_tvi) __attribute__((vector_size(4 * CYDNNL_TV)));
+typedef uint32_t CYDNNL_TRN(cydnnl_tvu) __attribute__((vector_size(4 * CYDNNL_TV)));
+typedef uint16_t CYDNNL_TRN(cydnnl_tvh) __attribute__((vector_size(2 * CYDNNL_TV)));
+#define cydnnl_tvf CYDNNL_TRN(cydnnl_tvf)
+#define cydnnl_tvi CYDNNL_TRN(cydnnl_tvi)
+#define cydnnl_tvu CYDNNL_TRN(cydnnl_tvu)
+#define cydnnl_tvh CYDNNL_TRN(cydnnl_tvh)
+
+/* lane c of the two rows i and i + b (i & b == 0) after the swap of their
+   off-diagonal b-blocks, as indices into (row i, row i + b) */
+#define CYDNNL_TR_LO(c, b) (((c) & (b)) ? CYDNNL_TV + (c) - (b) : (c))
+#define CYDNNL_TR_HI(c, b) (((c) & (b)) ? CYDNNL_TV + (c) : (c) + (b))
+#if CYDNNL_TV == 16
+#define CYDNNL_TR_MASK(F, b)                                                              \
+    ((cydnnl_tvi){F(0, b), F(1, b), F(2, b), F(3, b), F(4, b), F(5, b), F(6, b), F(7, b), \
+                  F(8, b), F(9, b), F(10, b), F(11, b), F(12, b), F(13, b), F(14, b),     \
+                  F(15, b)})
+#elif CYDNNL_TV == 8
+#define CYDNNL_TR_MASK(F, b) \
+    ((cydnnl_tvi){F(0, b), F(1, b), F(2, b), F(3, b), F(4, b), F(5, b), F(6, b), F(7, b)})
+#else
+#define CYDNNL_TR_MASK(F, b) ((cydnnl_tvi){F(0, b), F(1, b), F(2, b), F(3, b)})
+#endif
+#define CYDNNL_TR_STAGE(r, b)                                                      \
+    for (int i = 0; i < CYDNNL_TV; ++i)                                            \
+        if (!(i & (b))) {                                                          \
+            cydnnl_tvf lo = r[i], hi = r[i + (b)];                                 \
+            r[i] = __builtin_shuffle(lo, hi, CYDNNL_TR_MASK(CYDNNL_TR_LO, b));     \
+            r[i + (b)] = __builtin_shuffle(lo, hi, CYDNNL_TR_MASK(CYDNNL_TR_HI, b)); \
+        }
+
+CYDNNL_INLINE cydnnl_tvf CYDNNL_TRN(cydnnl_tr_load)(const void *p, const int bf16) {
+    if (bf16) {
+        cydnnl_tvh h;
+        memcpy(&h, p, sizeof h);
+        return (cydnnl_tvf)(__builtin_convertvector(h, cydnnl_tvu) << 16);
+    }
+    cydnnl_tvf v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+CYDNNL_INLINE void CYDNNL_TRN(cydnnl_tr_store)(void *p, cydnnl_tvf v, const int bf16) {
+    if (bf16) {
+#if CYDNNL_TV == 16
+        _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16((__m512)v));
+#else
+        cydnnl_tvu u = (cydnnl_tvu)v;
+        CYDNNL_BF16_ROUND_BITS(cydnnl_tvu, u, r, CYDNNL_SEL_VECTOR);
+        cydnnl_tvh h = __builtin_convertvector(r, cydnnl_tvh);
+        memcpy(p, &h, sizeof h);
+#endif
+    } else {
+        memcpy(p, &v, sizeof v);
+    }
+}
+
+/* The TV x TV tile at src row i0, column j0 into dst; its src rows from
+   `valid` on read as zeros (a block's padding lanes), its dst rows from
+   `out` on not stored (columns past a blocked src's channels). Whole tiles
+   pass the constant TV for both, so that the checks go away. */
+static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_tile)(
+        const char *CYDNNL_RESTRICT s, int64_t lds, char *CYDNNL_RESTRICT d, int64_t ldd,
+        int64_t i0, int64_t j0, const int sbf, const int dbf, const int64_t valid,
+        const int64_t out) {
+    const int64_t ss = sbf ? 2 : 4, ds = dbf ? 2 : 4;
+    cydnnl_tvf r[CYDNNL_TV];
+    for (int i = 0; i < CYDNNL_TV; ++i) {
+        if (i >= valid) {
+            r[i] = (cydnnl_tvf){0};
+            continue;
+        }
+        /* each src row is a stream: with many rows the hardware's prefetch
+           does not follow them */
+        __builtin_prefetch(s + ((i0 + i) * lds + j0 + CYDNNL_TR_PF * CYDNNL_TV) * ss);
+        r[i] = CYDNNL_TRN(cydnnl_tr_load)(s + ((i0 + i) * lds + j0) * ss, sbf);
+    }
+#if CYDNNL_TV == 16
+    CYDNNL_TR_STAGE(r, 8)
+#endif
+#if CYDNNL_TV >= 8
+    CYDNNL_TR_STAGE(r, 4)
+#endif
+    CYDNNL_TR_STAGE(r, 2)
+    CYDNNL_TR_STAGE(r, 1)
+    for (int j = 0; j < CYDNNL_TV; ++j)
+        if (j < out)
+            CYDNNL_TRN(cydnnl_tr_store)(d + ((j0 + j) * ldd + i0) * ds, r[j], dbf);
+}
+#define CYDNNL_TR_TILE(i0, j0, valid, out) \
+    CYDNNL_TRN(cydnnl_transpose_tile)(s, lds, d, ldd, i0, j0, sbf, dbf, valid, out)
+#endif
+
+/* element (i, j) of the transpose, 0 past the src rows */
+#define CYDNNL_TR_PUT(i, j)                                                            \
+    cydnnl_tr_put(d, (j) * ldd + (i),                                                  \
+                  (i) < rows ? cydnnl_tr_get(s, (i) * lds + (j), sbf) : 0.f, dbf)
+
+static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt)(
+        const char *CYDNNL_RESTRICT s, int64_t lds, char *CYDNNL_RESTRICT d, int64_t ldd,
+        int64_t rows, int64_t pad, int64_t cols, const int sbf, const int dbf) {
+    int64_t i0 = 0, j0 = 0;
+#if CYDNNL_TV
+    /* whole tiles of src rows (the last may reach into the padding: a 3-channel
+       nchw src into nChw16c is one tile of 3 rows and 13 zeros, where it
+       was 13 memset calls per pixel, 7x slower than oneDNN) */
+    const int64_t rt = pad / CYDNNL_TV * CYDNNL_TV, ct = cols / CYDNNL_TV * CYDNNL_TV;
+    const int64_t rf = rows / CYDNNL_TV * CYDNNL_TV;  /* the whole tiles of src */
+    /* bands of 16 src rows (64 bytes of each dst row) at a time, read as 16
+       streams that the hardware prefetch follows, each dst line written
+       whole (bands of dst rows read all rows of src at once: nchw -> nhwc of
+       96 x 729 floats 60 -> 42 us, nhwc -> nchw 51 -> 47, nchw -> nChw16c
+       68 -> 53, nChw16c -> nchw 44 -> 40; Zen 4, avx512, 8 images on 2
+       threads; 8-20% at avx2, 8-38% at sse41). The sse41/avx2 loops
+       (16 rows = 2 or 4 tiles) ran 20% slower at avx512 than the plain one:
+       the code the compiler makes of them matters here. */
+    if (ct == CYDNNL_TV) {  /* one band of columns (nChw16c): 10% faster without the loop */
+        for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
+            CYDNNL_TR_TILE(i0, 0, CYDNNL_TV, CYDNNL_TV);
+    } else {
+#if CYDNNL_TV == 16
+        for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
+            for (j0 = 0; j0 < ct; j0 += CYDNNL_TV)
+                CYDNNL_TR_TILE(i0, j0, CYDNNL_TV, CYDNNL_TV);
+#else
+        for (int64_t ib = 0; ib < rf; ib += 16) {
+            const int64_t ie = ib + 16 < rf ? ib + 16 : rf;
+            for (j0 = 0; j0 < ct; j0 += CYDNNL_TV)
+                for (i0 = ib; i0 < ie; i0 += CYDNNL_TV)
+                    CYDNNL_TR_TILE(i0, j0, CYDNNL_TV, CYDNNL_TV);
+        }
+#endif
+    }
+    for (i0 = rf; i0 < rt; i0 += CYDNNL_TV)     /* tiles holding padding */
+        for (j0 = 0; j0 < ct; j0 += CYDNNL_TV)
+            CYDNNL_TR_TILE(i0, j0, rows - i0, CYDNNL_TV);
+    if (ct == 0 && cols > 0 && lds >= CYDNNL_TV && rows == pad) {
+        /* fewer columns than a tile, each src row holding a tile's width (a
+           blocked src of few channels): whole tiles read, cols rows stored */
+        for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
+            CYDNNL_TR_TILE(i0, 0, CYDNNL_TV, cols);
+        for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = rf; i < pad; ++i)
+                CYDNNL_TR_PUT(i, j);
+        return;
+    }
+    for (int64_t j = 0; j < ct; ++j)            /* rows past the last tile */
+        for (int64_t i = rt; i < pad; ++i)
+            CYDNNL_TR_PUT(i, j);
+    j0 = ct;
+#endif
+    for (int64_t j = j0; j < cols; ++j)         /* columns past the last band */
+        for (int64_t i = 0; i < pad; ++i)
+            CYDNNL_TR_PUT(i, j);
+}
+#undef CYDNNL_TR_PUT
+#undef CYDNNL_TR_TILE
+#undef CYDNNL_TR_LO
+#undef CYDNNL_TR_HI
+#undef CYDNNL_TR_MASK
+#undef CYDNNL_TR_STAGE
+#undef cydnnl_tvf
+#undef cydnnl_tvi
+#undef cydnnl_tvu
+#undef cydnnl_tvh
+#undef CYDNNL_TRN
+#undef CYDNNL_TRN_
+#undef CYDNNL_TRN__
