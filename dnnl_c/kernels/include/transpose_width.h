@@ -118,17 +118,32 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
        was 13 memset calls per pixel, 7x slower than oneDNN) */
     const int64_t rt = pad / CYDNNL_TV * CYDNNL_TV, ct = cols / CYDNNL_TV * CYDNNL_TV;
     const int64_t rf = rows / CYDNNL_TV * CYDNNL_TV;  /* the whole tiles of src */
-    /* bands of 16 src rows (64 bytes of each dst row) at a time, read as 16
-       streams that the hardware prefetch follows, each dst line written
-       whole (bands of dst rows read all rows of src at once: nchw -> nhwc of
-       96 x 729 floats 60 -> 42 us, nhwc -> nchw 51 -> 47, nchw -> nChw16c
-       68 -> 53, nChw16c -> nchw 44 -> 40; Zen 4, avx512, 8 images on 2
-       threads; 8-20% at avx2, 8-38% at sse41). The sse41/avx2 loops
-       (16 rows = 2 or 4 tiles) ran 20% slower at avx512 than the plain one:
-       the code the compiler makes of them matters here. */
+    /* The side with the short rows (channels-last: a pixel's channels) is
+       the one walked across: where src has them (lds < ldd), bands of TV
+       dst rows, written as TV streams while the reads stride through a
+       compact src (bf16 nhwc -> f32 nchw of 32x96x27x27 from memory, Zen 4
+       on 2 threads: 0.72-1.26 -> 0.45-0.64 ms); where dst has them, bands
+       of 16 src rows, read as 16 streams that the hardware prefetch follows,
+       each dst line written whole (f32 nchw -> nhwc of 8x96x27x27: 60 ->
+       42 us). The sse41/avx2 loops for the second (16 rows = 2 or 4 tiles)
+       ran 20% slower at avx512 than the plain one: the code the compiler
+       makes of them matters here. */
     if (ct == CYDNNL_TV) {  /* one band of columns (nChw16c): 10% faster without the loop */
         for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
             CYDNNL_TR_TILE(i0, 0, CYDNNL_TV, CYDNNL_TV);
+    } else if (lds < ldd) {
+#if CYDNNL_TV == 16
+        for (j0 = 0; j0 < ct; j0 += CYDNNL_TV)
+            for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
+                CYDNNL_TR_TILE(i0, j0, CYDNNL_TV, CYDNNL_TV);
+#else
+        for (int64_t jb = 0; jb < ct; jb += 16) {   /* 16 dst rows: whole lines */
+            const int64_t je = jb + 16 < ct ? jb + 16 : ct;
+            for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
+                for (j0 = jb; j0 < je; j0 += CYDNNL_TV)
+                    CYDNNL_TR_TILE(i0, j0, CYDNNL_TV, CYDNNL_TV);
+        }
+#endif
     } else {
 #if CYDNNL_TV == 16
         for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
