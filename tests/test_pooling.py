@@ -281,6 +281,16 @@ def test_layouts_strides_dilation_padding(eng, strm, p, alg, layouts):
     assert bpd.diff_src_desc() == memory.desc(p.src_dims, dt.f32, layout)
 
 
+@pytest.mark.parametrize("ic", [40, 144])
+@pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
+def test_channels_last_more_vectors_than_a_pass(eng, strm, alg, ic):
+    """Channels-last pixels of more vectors than the forward holds in one
+    pass (40 channels: 10 vectors of SSE, 5 of AVX2; 144: 9 of AVX-512) go
+    pixel by pixel, all vectors of one before the next."""
+    check_f32(eng, strm, Prob(2, ic, [7, 9], [3, 3], [2, 1], [0, 0], [1, 0], [0, 1]), alg,
+              tag.nhwc)
+
+
 @pytest.mark.parametrize("mb", [1, 2, 3, 5])
 @pytest.mark.parametrize("alg", ALGS, ids=lambda a: a.name)
 def test_channels_last_backward_by_image_and_by_block(eng, strm, alg, mb):
