@@ -115,15 +115,14 @@ cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int
                              const float *bp, float beta, float *c, int64_t ldc,
                              float *work) noexcept nogil
 
-# C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the patch
-# matrix of `a` read in place (f32, or bf16 in pairs of pixels; a convolution's
-# weight gradient as dW^T = P^T . dY), when patches_t_in_place(uk, a, B's data
-# type): every window inside src. b_sums (if not NULL) += op(B)'s column sums.
-cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
-                             int b_dt) noexcept nogil
-cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
-                         const gemm_operand_t *b, int64_t n, float beta, float *c,
-                         int64_t ldc, float *b_sums) noexcept nogil
-# sums[j] += op(B)[p, j] over rows p0 .. p1-1 of an f32 or bf16 matrix operand
-cdef void operand_col_sums(const gemm_operand_t *b, int64_t p0, int64_t p1, int64_t n,
-                           float *sums) noexcept nogil
+# For kernels/gemm_pt.pyx (P^T . B with the patches in place), which runs
+# these micro-kernels: op(X)[r, c] of any operand, a tile short of columns
+# from the scratch tile into C, block sizes, and op(B)'s block into the
+# kernel's panels (and pair panels with `pairs`).
+cdef float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexcept nogil
+cdef void edge_out(const float *edge, int64_t NR, int64_t rows, int64_t cols, float beta,
+                   float *c, int64_t ldc) noexcept nogil
+cdef int64_t even_split(int64_t total, int64_t most, int64_t unit) noexcept nogil
+cdef void pack_b_panels(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0,
+                        int64_t kc, int64_t j0, int64_t nc, bint pairs, float *bp,
+                        float *bp2) noexcept nogil

@@ -1,0 +1,256 @@
+# P^T . B with the patches P of a convolution's source read in place, P^T
+# being taps x pixels: a convolution's weight gradient, dW^T = P^T . dY, on
+# the calling thread, through the micro-kernels of kernels/gemm.pyx (its
+# packing of B and its edge tiles too); and the column sums of B, a weight
+# gradient's bias, taken as its blocks pass.
+
+from libc.stdint cimport int64_t, int32_t, uint16_t, uint32_t
+from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_done
+
+from dnnl_c.dnnl_types cimport dnnl_bf16
+from dnnl_c.kernels.bf16 cimport bf16_to_f32
+from dnnl_c.kernels.prefetch cimport prefetch_t, prefetch_init, prefetch_add, prefetch_step
+from dnnl_c.kernels.patches cimport tap_of, next_pixels, tap_offsets
+from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, conv_geom_t, OPND_F32,
+                                  OPND_BF16, OPND_PATCHES, opnd_get, edge_out, even_split,
+                                  pack_b_panels)
+
+cdef extern from "kernels/include/gemm_isa.h" nogil:
+    int MAX_MR "CYDNNL_GEMM_MAX_MR"
+    int MAX_NR "CYDNNL_GEMM_MAX_NR"
+
+
+ctypedef fused elem_t:
+    float
+    uint16_t        # bf16
+
+
+cdef inline float as_f32(elem_t v) noexcept nogil:
+    if elem_t is float:
+        return v
+    else:
+        return bf16_to_f32(v)
+
+
+cdef void sums_of(const elem_t *x, char trans, int64_t ld, int64_t p0, int64_t p1,
+                  int64_t n, float *sums) noexcept nogil:
+    """sums[j] += x(p, j) over p in [p0, p1): x(p, j) is x[p * ld + j] ('N')
+    or x[j * ld + p] ('T'). 'N' goes 16 columns at a time, the sums in
+    registers (summing into sums row by row stored and reloaded them at every
+    row)."""
+    cdef int64_t p, j0, j, w
+    cdef float acc[16]
+    cdef float t
+    if trans == b'T':
+        for j in range(n):
+            t = 0
+            for p in range(p0, p1):
+                t = t + as_f32(x[j * ld + p])
+            sums[j] += t
+        return
+    for j0 in range(0, n, 16):
+        w = min(16, n - j0)
+        for j in range(16):
+            acc[j] = 0
+        if w == 16:
+            for p in range(p0, p1):
+                for j in range(16):
+                    acc[j] += as_f32(x[p * ld + j0 + j])
+        else:
+            for p in range(p0, p1):
+                for j in range(w):
+                    acc[j] += as_f32(x[p * ld + j0 + j])
+        for j in range(w):
+            sums[j0 + j] += acc[j]
+
+
+cdef void operand_col_sums(const gemm_operand_t *b, int64_t p0, int64_t p1, int64_t n,
+                           float *sums) noexcept nogil:
+    if b.kind == OPND_BF16:
+        sums_of(<const uint16_t *>b.ptr, b.trans, b.ld, p0, p1, n, sums)
+    else:
+        sums_of(<const float *>b.ptr, b.trans, b.ld, p0, p1, n, sums)
+
+
+# -- P^T . B: rows of C are taps, k runs over pixels. A tile of C is
+# up to MR taps along one tap index (kw, or the channel) whose elements lie a
+# fixed stride apart in src, so the strided micro-kernel reads them where
+# they are, pixel after pixel through a table of window origins.
+
+DEF KCP = 256        # pixels per k block
+
+
+cdef inline void tap_run_dim(const conv_geom_t *g, int64_t *count, int64_t *rstride,
+                             int64_t *tstride) noexcept nogil:
+    """The tap index a tile runs along: kw or the channel, the longer; its
+    length, stride in src and stride in tap order."""
+    cdef int64_t ksp = g.kd * g.kh * g.kw
+    if g.kw >= g.icg:
+        count[0], rstride[0] = g.kw, (g.dw + 1) * g.pix_stride
+        tstride[0] = g.icg if g.cl else 1
+    else:
+        count[0], rstride[0] = g.icg, g.c_stride
+        tstride[0] = 1 if g.cl else ksp
+
+
+cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                             int b_dt) noexcept nogil:
+    """Whether gemm_patches_t takes this patch operand, with B of data type
+    b_dt: every window inside src, tiles of at least 4 taps; f32, or bf16 with
+    bf16 B on a level with bf16 dot products."""
+    cdef const conv_geom_t *g = a.geom
+    cdef int64_t count, rs, ts
+    if a.kind != OPND_PATCHES or g.pd != 0 or g.ph != 0 or g.pw != 0:
+        return False
+    if a.src_dt == dnnl_bf16:
+        if uk.ukernel_bf16_strided == NULL or b_dt != dnnl_bf16:
+            return False
+    elif uk.ukernel_strided == NULL:
+        return False
+    if ((g.od - 1) * g.sd + (g.kd - 1) * (g.dd + 1) >= g.id
+            or (g.oh - 1) * g.sh + (g.kh - 1) * (g.dh + 1) >= g.ih
+            or (g.ow - 1) * g.sw + (g.kw - 1) * (g.dw + 1) >= g.iw):
+        return False
+    tap_run_dim(g, &count, &rs, &ts)
+    return count >= 4
+
+
+cdef void next_block(const gemm_operand_t *a, const gemm_operand_t *b, int64_t n, int64_t p0,
+                     int64_t p1, int64_t od, int64_t oh, int64_t ow,
+                     prefetch_t *pf) noexcept nogil:
+    """What gemm_patches_t's block of pixels p0 .. p1-1 (the first at od, oh,
+    ow) reads from memory: B's rows of them, and the span of src their windows
+    cover (per channel where channels come first); nothing past 1 MiB. Only
+    for bf16 patches, whose pair packing stalls on the source (bf16 weight
+    gradient of 32x3x227x227, 11x11/4: 12.2 -> 9.9 ms); f32 ones are read in
+    place by the micro-kernel, and gained nothing."""
+    cdef const conv_geom_t *g = a.geom
+    cdef int64_t es = 2 if a.src_dt == dnnl_bf16 else 4, bs = 2 if b.kind == OPND_BF16 else 4
+    cdef int64_t first, last, q = p1 - 1, span
+    prefetch_init(pf)
+    if p0 >= p1 or b.kind == OPND_PATCHES or a.src_dt != dnnl_bf16:
+        return
+    if b.trans == b'N':     # pixels are rows of B
+        prefetch_add(pf, <const char *>b.ptr + p0 * b.ld * bs, n * bs, p1 - p0, b.ld * bs)
+    else:
+        prefetch_add(pf, <const char *>b.ptr + p0 * bs, (p1 - p0) * bs, n, b.ld * bs)
+    first = ((od * g.sd * g.ih + oh * g.sh) * g.iw + ow * g.sw) * g.pix_stride
+    last = (((q // (g.ow * g.oh)) * g.sd * g.ih + (q // g.ow) % g.oh * g.sh) * g.iw
+            + q % g.ow * g.sw) * g.pix_stride
+    span = last - first + (((g.kd - 1) * (g.dd + 1) * g.ih + (g.kh - 1) * (g.dh + 1)) * g.iw
+                           + (g.kw - 1) * (g.dw + 1)) * g.pix_stride
+    if g.cl:
+        prefetch_add(pf, <const char *>a.ptr + first * es, (span + g.icg) * es, 1, 0)
+    else:
+        prefetch_add(pf, <const char *>a.ptr + first * es, (span + 1) * es, g.icg,
+                     g.c_stride * es)
+    if pf.left > 16384:
+        prefetch_init(pf)
+
+
+cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                         const gemm_operand_t *b, int64_t n, float beta, float *c,
+                         int64_t ldc, float *b_sums) noexcept nogil:
+    """C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the
+    patches of `a` (patches_t_in_place), op(B) pixels x n. bf16 patches go in
+    pairs of pixels (two loads each: windows are not adjacent), B in pair
+    panels. b_sums (if not NULL) += op(B)'s column sums, taken block by block
+    while the block is in cache (a pass over dY after the product read it
+    from memory again: 4% of the f32 weight gradient of conv1)."""
+    cdef const conv_geom_t *g = a.geom
+    cdef bint pairs = a.src_dt == dnnl_bf16
+    cdef int64_t npix = g.od * g.oh * g.ow, ntaps = g.icg * g.kd * g.kh * g.kw
+    cdef int64_t NR = uk.nr, MR = uk.mr, npan = (n + NR - 1) // NR
+    cdef int64_t count, rs, ts, kcb = even_split(npix, KCP, 2 if pairs else 1), pc, kc, p, t, c0, kd, kh, kw
+    cdef int64_t kpb = (kcb + 1) // 2, kp, bstep
+    cdef int64_t q, rows, ntiles, tj, jr, cols, od, oh, ow, i, j
+    cdef int64_t toff[1]
+    cdef int64_t quota
+    cdef prefetch_t pf
+    cdef bint b_in_place
+    cdef const float *bf = NULL
+    cdef float bt
+    cdef float *dst
+    cdef int64_t ld
+    cdef float *bp = <float *>cydnnl_thread_scratch(
+        ((kcb + kpb) * npan * NR + MAX_MR * MAX_NR + kpb * MAX_MR) * sizeof(float)
+        + (kcb + 1) * sizeof(int64_t) + 64)
+    cdef float *bp2
+    cdef uint32_t *apair
+    cdef float *edge
+    cdef int64_t *org
+    if bp == NULL:
+        for t in range(ntaps):
+            for j in range(n):
+                bt = 0
+                for p in range(npix):
+                    bt = bt + opnd_get(a, p, t) * opnd_get(b, p, j)
+                c[t * ldc + j] = bt + (0 if beta == 0 else beta * c[t * ldc + j])
+        if b_sums != NULL:
+            operand_col_sums(b, 0, npix, n, b_sums)
+        return
+    bp2 = bp + kcb * npan * NR
+    edge = bp2 + kpb * npan * NR
+    apair = <uint32_t *>(edge + MAX_MR * MAX_NR)
+    org = <int64_t *>(apair + kpb * MAX_MR)
+    tap_run_dim(g, &count, &rs, &ts)
+    # f32 B with whole panels' columns side by side in its rows (a
+    # channels-last dY) is read in place: packing it was a copy of dY
+    b_in_place = not pairs and b.kind == OPND_F32 and b.trans == b'N' and n % NR == 0
+    pc = 0
+    od = oh = ow = 0
+    while pc < npix:
+        kc = npix - pc if npix - pc < kcb else kcb
+        for p in range(kc):     # window origins of pixels pc ...
+            org[p] = ((od * g.sd * g.ih + oh * g.sh) * g.iw + ow * g.sw) * g.pix_stride
+            next_pixels(g, 1, &od, &oh, &ow)
+        kp = (kc + 1) // 2
+        if b_in_place:
+            bf = <const float *>b.ptr + pc * b.ld
+        else:
+            pack_b_panels(uk, b, pc, kc, 0, n, pairs, bp, bp2)
+        if pairs:
+            org[kc] = -1        # an odd last pixel's zero half
+        bstep = kp * NR if pairs else kc * NR
+        bt = beta if pc == 0 else 1.0
+        next_block(a, b, n, pc + kc, min(pc + kc + kcb, npix), od, oh, ow, &pf)
+        quota = (pf.left + ntaps // count - 1) // (ntaps // count)
+        for t in range(ntaps):
+            tap_of(g, t, &c0, &kd, &kh, &kw)
+            if (kw if count == g.kw else c0) != 0:
+                continue        # not the first tap of a run
+            prefetch_step(&pf, quota)
+            tap_offsets(g, t, 1, toff)
+            q = 0
+            ntiles = (count + MR - 1) // MR
+            while q < count:
+                rows = (count - q) // ntiles
+                ntiles -= 1
+                if pairs:       # the tile's pairs once for all panels of B
+                    uk.pack_pair_rows(<const uint16_t *>a.ptr + toff[0] + q * rs, rs, org, kp,
+                                      rows, apair, MR)
+                for tj in range(npan):
+                    jr = tj * NR
+                    cols = n - jr if n - jr < NR else NR
+                    if cols == NR:
+                        dst, ld = c + (t + q * ts) * ldc + jr, ts * ldc
+                    else:
+                        dst, ld = edge, NR
+                    if pairs:
+                        uk.ukernel_bf16(kp, apair, <const uint32_t *>bp2 + tj * bstep, dst, ld,
+                                        1.0, bt if dst != edge else 0.0, rows)
+                    elif b_in_place:
+                        uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
+                                           bf + jr, b.ld, dst, ld, 1.0, bt, rows, NULL)
+                    else:
+                        uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
+                                           bp + tj * bstep, NR, dst, ld, 1.0,
+                                           bt if dst != edge else 0.0, rows, NULL)
+                    if dst == edge:
+                        edge_out(edge, NR, rows, cols, bt, c + (t + q * ts) * ldc + jr,
+                                 ts * ldc)
+                q += rows
+        if b_sums != NULL:
+            operand_col_sums(b, pc, pc + kc, n, b_sums)
+        pc += kc
+    cydnnl_thread_scratch_done(bp)
