@@ -244,6 +244,17 @@ def test_diff_bias_layouts(eng, strm, dts, mb, lay):
     close(r["diff_bias"], db, 1e-5)
 
 
+@pytest.mark.parametrize("lay", [tag.nhwc, tag.nchw])
+def test_bias_over_two_k_blocks(eng, strm, lay):
+    """The forward bias is added with the last block of k (130 x 3 x 3 = 1170
+    taps: two blocks of the patches read in place), once."""
+    p = parse_desc("mb2ic130ih7iw9oc20oh5ow7kh3kw3")
+    r = run_conv(eng, strm, p, layouts={"src": lay, "dst": lay})
+    dst, _, _, db = expected(p, r)
+    close(r["dst"], dst, 1e-5)
+    close(r["diff_bias"], db, 1e-5)
+
+
 def test_no_bias(eng, strm):
     p = parse_desc("mb2ic4ih6oc5oh4kh3")
     r = run_conv(eng, strm, p, with_bias=False)
