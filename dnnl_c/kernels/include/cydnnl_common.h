@@ -36,6 +36,15 @@
               SEL(r##_is_tiny, ((u) >> 16) & 0x8000u, r##_rounded))
 #define CYDNNL_SEL_SCALAR(c, a, b) ((c) ? (a) : (b))
 #define CYDNNL_SEL_VECTOR(c, a, b) (((c) & (a)) | (~(c) & (b)))
+/* The f32 lanes of the GCC vector v stored at p as bf16, rounded as above;
+   VU and VH: v's lanes as uint32 and as uint16. */
+#define CYDNNL_STORE_BF16_LANES(p, v, VU, VH)                                 \
+    do {                                                                      \
+        VU u_ = (VU)(v);                                                      \
+        CYDNNL_BF16_ROUND_BITS(VU, u_, r_, CYDNNL_SEL_VECTOR);                \
+        VH h_ = __builtin_convertvector(r_, VH);                              \
+        memcpy((p), &h_, sizeof h_);                                          \
+    } while (0)
 
 CYDNNL_INLINE float cydnnl_bf16_to_f32(uint16_t v) {
     uint32_t u = (uint32_t)v << 16;

@@ -61,10 +61,7 @@ CYDNNL_ELT_INLINE void cydnnl_elt_st_bf16(uint16_t *p, cydnnl_elt_vf v) {
 #if CYDNNL_ELT_VW == 16
     _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16((__m512)v));
 #else
-    cydnnl_elt_vu u = (cydnnl_elt_vu)v;
-    CYDNNL_BF16_ROUND_BITS(cydnnl_elt_vu, u, r, CYDNNL_SEL_VECTOR);
-    cydnnl_elt_vh h = __builtin_convertvector(r, cydnnl_elt_vh);
-    memcpy(p, &h, sizeof(h));
+    CYDNNL_STORE_BF16_LANES(p, v, cydnnl_elt_vu, cydnnl_elt_vh);
 #endif
 }
 

@@ -449,15 +449,6 @@ static void cydnnl_pool_fwd_vectors_##DT##_##S(const cydnnl_pool_row_t *r, const
 }
 CYDNNL_POOL_FWD_VECTORS(f32, float, f, CYDNNL_POOL_W, w)
 CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W, w)
-/* blocks of 8 channels (nChw8c) at AVX-512: vectors of 8 (one block at a
-   time they ran 1.3x slower than oneDNN's) */
-#if CYDNNL_POOL_W8 < CYDNNL_POOL_W
-CYDNNL_POOL_FWD_VECTORS(f32, float, f, CYDNNL_POOL_W8, w8)
-CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W8, w8)
-#else
-#define cydnnl_pool_fwd_vectors_f32_w8 cydnnl_pool_fwd_vectors_f32_w
-#define cydnnl_pool_fwd_vectors_bf16_w8 cydnnl_pool_fwd_vectors_bf16_w
-#endif
 
 /* ---- max backward by gathering (cydnnl_pool_gather_t): up to
    CYDNNL_POOL_GA vectors of the level's width per pixel in one pass over
@@ -509,16 +500,21 @@ static void cydnnl_pool_gather_vectors_##DT##_##S(const cydnnl_pool_gather_t *q,
     default: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 8); break; \
     }                                                                                \
 }
-/* The vectors of the level's width, and (AVX-512) of 8 lanes for a block of
-   8 channels (nChw8c) or a tail of 8 or more: one lane at a time, these ran
-   6x slower than oneDNN's (AlexNet pool1 backward, nChw8c, 7.1 ms against
-   1.1). */
 CYDNNL_POOL_GATHER_VEC(f32, float, f, CYDNNL_POOL_W, w)
 CYDNNL_POOL_GATHER_VEC(bf16, uint16_t, h, CYDNNL_POOL_W, w)
+/* The forward's and the gather's vectors of 8 lanes at AVX-512, for blocks
+   of 8 channels (nChw8c) or a tail of 8 or more; elsewhere those of the
+   level's width. One lane at a time, the backward ran 6x slower than
+   oneDNN's (AlexNet pool1, nChw8c, 7.1 ms against 1.1), one block at a time
+   the forward 1.3x. */
 #if CYDNNL_POOL_W8 < CYDNNL_POOL_W
+CYDNNL_POOL_FWD_VECTORS(f32, float, f, CYDNNL_POOL_W8, w8)
+CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W8, w8)
 CYDNNL_POOL_GATHER_VEC(f32, float, f, CYDNNL_POOL_W8, w8)
 CYDNNL_POOL_GATHER_VEC(bf16, uint16_t, h, CYDNNL_POOL_W8, w8)
 #else
+#define cydnnl_pool_fwd_vectors_f32_w8 cydnnl_pool_fwd_vectors_f32_w
+#define cydnnl_pool_fwd_vectors_bf16_w8 cydnnl_pool_fwd_vectors_bf16_w
 #define cydnnl_pool_gather_vectors_f32_w8 cydnnl_pool_gather_vectors_f32_w
 #define cydnnl_pool_gather_vectors_bf16_w8 cydnnl_pool_gather_vectors_bf16_w
 #endif

@@ -57,10 +57,7 @@ CYDNNL_INLINE void CYDNNL_TRN(cydnnl_tr_store)(void *p, cydnnl_tvf v, const int 
 #if CYDNNL_TV == 16
         _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16((__m512)v));
 #else
-        cydnnl_tvu u = (cydnnl_tvu)v;
-        CYDNNL_BF16_ROUND_BITS(cydnnl_tvu, u, r, CYDNNL_SEL_VECTOR);
-        cydnnl_tvh h = __builtin_convertvector(r, cydnnl_tvh);
-        memcpy(p, &h, sizeof h);
+        CYDNNL_STORE_BF16_LANES(p, v, cydnnl_tvu, cydnnl_tvh);
 #endif
     } else {
         memcpy(p, &v, sizeof v);
