@@ -10,8 +10,8 @@ from libc.stdint cimport uint16_t
 from dnnl_c.dnnl_types cimport dnnl_bf16, dnnl_f32
 from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
-                                  patches_operand)
-from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t, operand_col_sums
+                                  patches_operand, operand_col_sums)
+from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t
 
 
 cdef inline int64_t div_up(int64_t a, int64_t b) noexcept nogil:

@@ -126,3 +126,7 @@ cdef int64_t even_split(int64_t total, int64_t most, int64_t unit) noexcept nogi
 cdef void pack_b_panels(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0,
                         int64_t kc, int64_t j0, int64_t nc, bint pairs, float *bp,
                         float *bp2) noexcept nogil
+
+# sums[j] += op(B)[p, j] over rows p0 .. p1-1 of an f32 or bf16 matrix operand
+cdef void operand_col_sums(const gemm_operand_t *b, int64_t p0, int64_t p1, int64_t n,
+                           float *sums) noexcept nogil

@@ -551,6 +551,55 @@ cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, floa
     cydnnl_thread_scratch_done(work)
 
 
+# -- column sums of an operand (a weight gradient's bias)
+
+cdef inline float as_f32(elem_t v) noexcept nogil:
+    if elem_t is float:
+        return v
+    else:
+        return bf16_to_f32(v)
+
+
+cdef void sums_of(const elem_t *x, char trans, int64_t ld, int64_t p0, int64_t p1,
+                  int64_t n, float *sums) noexcept nogil:
+    """sums[j] += x(p, j) over p in [p0, p1): x(p, j) is x[p * ld + j] ('N')
+    or x[j * ld + p] ('T'). 'N' goes 16 columns at a time, the sums in
+    registers (summing into sums row by row stored and reloaded them at every
+    row)."""
+    cdef int64_t p, j0, j, w
+    cdef float acc[16]
+    cdef float t
+    if trans == b'T':
+        for j in range(n):
+            t = 0
+            for p in range(p0, p1):
+                t = t + as_f32(x[j * ld + p])
+            sums[j] += t
+        return
+    for j0 in range(0, n, 16):
+        w = min(16, n - j0)
+        for j in range(16):
+            acc[j] = 0
+        if w == 16:
+            for p in range(p0, p1):
+                for j in range(16):
+                    acc[j] += as_f32(x[p * ld + j0 + j])
+        else:
+            for p in range(p0, p1):
+                for j in range(w):
+                    acc[j] += as_f32(x[p * ld + j0 + j])
+        for j in range(w):
+            sums[j0 + j] += acc[j]
+
+
+cdef void operand_col_sums(const gemm_operand_t *b, int64_t p0, int64_t p1, int64_t n,
+                           float *sums) noexcept nogil:
+    if b.kind == OPND_BF16:
+        sums_of(<const uint16_t *>b.ptr, b.trans, b.ld, p0, p1, n, sums)
+    else:
+        sums_of(<const float *>b.ptr, b.trans, b.ld, p0, p1, n, sums)
+
+
 cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, int64_t n,
                 int64_t k, float alpha, const float *a, int64_t lda, const float *b,
                 int64_t ldb, float beta, float *c, int64_t ldc) noexcept nogil:

@@ -13,6 +13,3 @@ cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
 cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                          const gemm_operand_t *b, int64_t n, float beta, float *c,
                          int64_t ldc, float *b_sums) noexcept nogil
-# sums[j] += op(B)[p, j] over rows p0 .. p1-1 of an f32 or bf16 matrix operand
-cdef void operand_col_sums(const gemm_operand_t *b, int64_t p0, int64_t p1, int64_t n,
-                           float *sums) noexcept nogil

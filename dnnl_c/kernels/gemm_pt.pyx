@@ -2,74 +2,21 @@
 # being taps x pixels: a convolution's weight gradient, dW^T = P^T . dY, on
 # the calling thread, through the micro-kernels of kernels/gemm.pyx (its
 # packing of B and its edge tiles too); and the column sums of B, a weight
-# gradient's bias, taken as its blocks pass.
+# gradient's bias, taken as its blocks pass (gemm.pyx's operand_col_sums).
 
 from libc.stdint cimport int64_t, int32_t, uint16_t, uint32_t
 from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_done
 
 from dnnl_c.dnnl_types cimport dnnl_bf16
-from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.prefetch cimport prefetch_t, prefetch_init, prefetch_add, prefetch_step
 from dnnl_c.kernels.patches cimport tap_of, next_pixels, tap_offsets
 from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, conv_geom_t, OPND_F32,
                                   OPND_BF16, OPND_PATCHES, opnd_get, edge_out, even_split,
-                                  pack_b_panels)
+                                  pack_b_panels, operand_col_sums)
 
 cdef extern from "kernels/include/gemm_isa.h" nogil:
     int MAX_MR "CYDNNL_GEMM_MAX_MR"
     int MAX_NR "CYDNNL_GEMM_MAX_NR"
-
-
-ctypedef fused elem_t:
-    float
-    uint16_t        # bf16
-
-
-cdef inline float as_f32(elem_t v) noexcept nogil:
-    if elem_t is float:
-        return v
-    else:
-        return bf16_to_f32(v)
-
-
-cdef void sums_of(const elem_t *x, char trans, int64_t ld, int64_t p0, int64_t p1,
-                  int64_t n, float *sums) noexcept nogil:
-    """sums[j] += x(p, j) over p in [p0, p1): x(p, j) is x[p * ld + j] ('N')
-    or x[j * ld + p] ('T'). 'N' goes 16 columns at a time, the sums in
-    registers (summing into sums row by row stored and reloaded them at every
-    row)."""
-    cdef int64_t p, j0, j, w
-    cdef float acc[16]
-    cdef float t
-    if trans == b'T':
-        for j in range(n):
-            t = 0
-            for p in range(p0, p1):
-                t = t + as_f32(x[j * ld + p])
-            sums[j] += t
-        return
-    for j0 in range(0, n, 16):
-        w = min(16, n - j0)
-        for j in range(16):
-            acc[j] = 0
-        if w == 16:
-            for p in range(p0, p1):
-                for j in range(16):
-                    acc[j] += as_f32(x[p * ld + j0 + j])
-        else:
-            for p in range(p0, p1):
-                for j in range(w):
-                    acc[j] += as_f32(x[p * ld + j0 + j])
-        for j in range(w):
-            sums[j0 + j] += acc[j]
-
-
-cdef void operand_col_sums(const gemm_operand_t *b, int64_t p0, int64_t p1, int64_t n,
-                           float *sums) noexcept nogil:
-    if b.kind == OPND_BF16:
-        sums_of(<const uint16_t *>b.ptr, b.trans, b.ld, p0, p1, n, sums)
-    else:
-        sums_of(<const float *>b.ptr, b.trans, b.ld, p0, p1, n, sums)
 
 
 # -- P^T . B: rows of C are taps, k runs over pixels. A tile of C is

@@ -9,7 +9,7 @@ from cython.parallel cimport prange
 
 from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, sgemm_parallel, matrix_operand,
                                   gemm_packed_b_floats, gemm_pack_b, gemm_packed_b,
-                                  gemm_packed_work_floats, gemm_packed_b_cols)
+                                  gemm_packed_work_floats, gemm_packed_b_cols, operand_col_sums)
 from dnnl_c.dnnl_types cimport (dnnl_f32, dnnl_unidirectional_left2right, dnnl_bidirectional_concat,
                                 dnnl_bidirectional_sum)
 
@@ -333,16 +333,15 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
 # ------------------------------------------------------------ backward
 
 cdef void column_sums(int64_t rows, int64_t cols, const float *x, float *acc) noexcept nogil:
-    """acc[j] += sum of column j: threads take blocks of columns and read the
-    rows in order (the rows are 4 * DHC floats: a column walk would miss
-    the cache at every element)."""
-    cdef int64_t r, j, b, j0, j1, nb = (cols + 255) // 256
+    """acc[j] += sum of column j: threads take blocks of columns, each summed
+    over the rows in order (the rows are 4 * DHC floats: a column walk would
+    miss the cache at every element)."""
+    cdef int64_t b, j0, nb = (cols + 255) // 256
+    cdef gemm_operand_t xo
     for b in prange(nb, schedule='static'):
         j0 = b * 256
-        j1 = j0 + 256 if j0 + 256 < cols else cols
-        for r in range(rows):
-            for j in range(j0, j1):
-                acc[j] += x[r * cols + j]
+        xo = matrix_operand(x + j0, dnnl_f32, b'N', cols)
+        operand_col_sums(&xo, 0, rows, min(<int64_t>256, cols - j0), acc + j0)
 
 
 cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_shape_t *s,

@@ -32,8 +32,8 @@ def tile(int isa):
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
-                                  patches_operand)
-from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t, operand_col_sums
+                                  patches_operand, operand_col_sums)
+from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t
 
 
 def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, long ld_other,
