@@ -21,10 +21,6 @@ CYDNNL_INLINE void cydnnl_tr_put(void *p, int64_t i, float v, const int bf16) {
         ((float *)p)[i] = v;
 }
 
-#ifndef CYDNNL_TR_PF
-#define CYDNNL_TR_PF 4
-#endif
-
 /* cydnnl_transpose_dt_<TV>, for each tile width of the level (0: none,
    element by element) */
 #if defined(__GNUC__) && defined(__AVX512F__)

@@ -79,9 +79,9 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_ti
             r[i] = (cydnnl_tvf){0};
             continue;
         }
-        /* each src row is a stream: with many rows the hardware's prefetch
-           does not follow them */
-        __builtin_prefetch(s + ((i0 + i) * lds + j0 + CYDNNL_TR_PF * CYDNNL_TV) * ss);
+        /* no software prefetch: since the tiles go in bands of 16 src rows
+           the hardware follows them, and prefetching each row 4 tiles ahead
+           made warm nchw -> nChw16c 10-15% slower, from memory up to 20% */
         r[i] = CYDNNL_TRN(cydnnl_tr_load)(s + ((i0 + i) * lds + j0) * ss, sbf);
     }
 #if CYDNNL_TV == 16
@@ -168,10 +168,24 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
                 CYDNNL_TR_PUT(i, j);
         return;
     }
-    for (int64_t j = 0; j < ct; ++j)            /* rows past the last tile */
-        for (int64_t i = rt; i < pad; ++i)
-            CYDNNL_TR_PUT(i, j);
-    j0 = ct;
+    int64_t ce = ct;    /* the columns done by tiles */
+    if (ct > 0 && ct < cols) {
+        /* the columns past the last band as one more band ending at cols,
+           overlapping the band before (whose last columns are stored twice,
+           the same values): 9 columns of 16 rows one by one were 4% of
+           nchw -> nChw16c of 27x27 maps */
+        const int64_t jl = cols - CYDNNL_TV;
+        for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
+            CYDNNL_TR_TILE(i0, jl, CYDNNL_TV, CYDNNL_TV);
+        for (i0 = rf; i0 < rt; i0 += CYDNNL_TV)
+            CYDNNL_TR_TILE(i0, jl, rows - i0, CYDNNL_TV);
+        ce = cols;
+    }
+    if (rt < pad)   /* (an empty inner loop run ct times was 20% of nchw -> nChw16c) */
+        for (int64_t j = 0; j < ce; ++j)        /* rows past the last tile */
+            for (int64_t i = rt; i < pad; ++i)
+                CYDNNL_TR_PUT(i, j);
+    j0 = ce;
 #endif
     for (int64_t j = j0; j < cols; ++j)         /* columns past the last band */
         for (int64_t i = 0; i < pad; ++i)
