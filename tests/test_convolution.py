@@ -209,6 +209,28 @@ def test_asymmetric_padding_right_only(eng, strm):
     check(p, r, diff_bias=False)
 
 
+@pytest.mark.parametrize("desc", [
+    "mb2ic3ih23iw45oc5kh5kw11sh2sw4ph1pw0",     # AlexNet conv1's stride along w: 4-way phases
+    "mb1ic2ih9iw61oc4kh3kw3sh1sw4ph0pw3",       # padding past a phase: rows start mid-position
+    "mb2ic2ih11iw40oc3kh3kw3sh2sw2ph1pw1",      # stride 2, padding 1 (the common downsampler)
+    "mb1ic3ih8iw37oc4kh2kw5sh2sw3dh1dw1ph0pw2",  # stride 3 (scalar phases), dilation
+    "mb1ic2ih6iw30oc3kh3kw3sh1sw1dw2ph1pw4",     # stride 1: a copy, reach past the right edge
+    "mb2ic4ih5iw70oc6kh1kw1sh1sw2ph0pw0",       # 1x1 with stride: most of each row is zeros
+    "mb1ic2ih6iw40oc3oh6ow10kh3kw3sw4ph1pw0",    # right padding -1: the row's end unreached
+])
+@pytest.mark.parametrize("dts", [(dt.f32,) * 4, (dt.bf16, dt.bf16, dt.f32, dt.bf16)])
+def test_backward_data_channels_first_phases(eng, strm, desc, dts):
+    """Channels-first diff_src: the GEMM's col added by phases of the
+    stride and interleaved into rows (kernels/include/col2im_phases.h), for
+    every stride the phases treat apart, with padding and dilation."""
+    p = parse_desc(desc)
+    lay = {"src": tag.nchw, "dst": tag.nchw, "wei": tag.oihw}
+    r = run_conv(eng, strm, p, dts=dts, layouts=lay)
+    assert r["fwd_pd"].src_desc() == memory.desc(shapes(p)[0], dts[0], tag.nchw)
+    _, ds, _, _ = expected(p, r)
+    close(r["diff_src"], ds, 2 ** -8 if dts[0] == dt.bf16 else 1e-5)
+
+
 @pytest.mark.parametrize("layouts", [
     {"src": tag.nchw, "dst": tag.nchw, "wei": tag.oihw},      # channels-first both sides
     {"src": tag.nhwc, "dst": tag.nchw, "wei": tag.ohwi},      # channels-last in, first out

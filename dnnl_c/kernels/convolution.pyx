@@ -12,6 +12,7 @@ from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
                                   patches_operand, operand_col_sums)
 from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t
+from dnnl_c.kernels.col2im cimport col2im_w_t, col2im_w_init, col2im_add, col2im_row
 
 
 cdef inline int64_t div_up(int64_t a, int64_t b) noexcept nogil:
@@ -190,6 +191,30 @@ cdef inline bint no_col(const conv_shape_t *s) noexcept nogil:
             and s.od == s.id and s.oh == s.ih and s.ow == s.iw)
 
 
+# Channels-first backward data runs its GEMM on blocks of output rows of
+# about this many columns, each block's col added into the phases while it
+# is in cache (AlexNet conv1 on Zen 4: 384 columns 9.9 ms, 1536 9.3, the
+# whole image's 3025 9.2: packing W^T again per block costs more than the
+# cache saves there; smaller caches want the blocks)
+cdef enum:
+    BWD_DATA_COLS = 1536
+
+
+cdef inline int64_t bwd_data_block_rows(const conv_shape_t *s) noexcept nogil:
+    return min(max(1, (BWD_DATA_COLS + s.ow - 1) // max(s.ow, 1)), max(s.od * s.oh, 1))
+
+
+cdef inline int64_t phase_floats(const conv_shape_t *s) noexcept nogil:
+    """Channels-first backward data's work: the phase rows of every input
+    row, then a block's col (col2im_phases.h). -1 past int64."""
+    cdef int64_t na = s.ow + (s.kw - 1) * (s.dw + 1) // s.sw + 1
+    cdef int64_t rows = s.icg * s.id * s.ih, cols = bwd_data_block_rows(s) * s.ow
+    if (rows != 0 and s.sw * na > INT64_MAX // 4 // rows
+            or cols != 0 and col_rows(s) > INT64_MAX // 4 // cols):
+        return -1
+    return rows * s.sw * na + col_rows(s) * cols
+
+
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:
     """Forward reads its patches in place; backward data scatters a column
     buffer per thread; backward weights accumulates per thread. SIZE_MAX
@@ -198,42 +223,15 @@ cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexc
     cdef int64_t a, b
     if direction == CONV_FWD:   # an f32 image per thread, for a bf16 dst
         a, b = out_spatial(s), s.ocg
-    elif direction == CONV_BWD_DATA:
+    elif direction == CONV_BWD_DATA:    # channels-last's col, or channels-first's phases
         a, b = col_rows(s), out_spatial(s)
+        if phase_floats(s) > a * b:
+            a, b = 1, phase_floats(s)
     else:
         a, b = s.g * s.ocg, col_rows(s) + 1
-    if a != 0 and b > INT64_MAX // a // max(nthr, 1):
+    if a != 0 and b > INT64_MAX // a // max(nthr, 1) or b < 0:
         return SIZE_MAX
     return a * b * nthr
-
-
-cdef void col2im(const conv_shape_t *s, const float *col, float *src) noexcept nogil:
-    """Channels-first: src[ic, id, ih, iw] = sum of its col entries."""
-    cdef int64_t in_sp = in_spatial(s), osp = out_spatial(s)
-    cdef int64_t ic, kd, kh, kw, od, oh, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d, ow
-    cdef int64_t idd, ihh
-    cdef const float *row
-    cdef float *srow
-    memset(src, 0, s.icg * in_sp * sizeof(float))
-    for ic in range(s.icg):
-        for kd in range(s.kd):
-            lo_d = range_lo(kd, s.dd, s.pd, s.sd)
-            hi_d = range_hi(kd, s.dd, s.pd, s.sd, s.id, s.od)
-            for kh in range(s.kh):
-                lo_h = range_lo(kh, s.dh, s.ph, s.sh)
-                hi_h = range_hi(kh, s.dh, s.ph, s.sh, s.ih, s.oh)
-                for kw in range(s.kw):
-                    lo_w = range_lo(kw, s.dw, s.pw, s.sw)
-                    hi_w = range_hi(kw, s.dw, s.pw, s.sw, s.iw, s.ow)
-                    row = col + (((ic * s.kd + kd) * s.kh + kh) * s.kw + kw) * osp
-                    for od in range(lo_d, hi_d):
-                        idd = od * s.sd + kd * (s.dd + 1) - s.pd
-                        for oh in range(lo_h, hi_h):
-                            ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
-                            srow = src + ic * in_sp + (idd * s.ih + ihh) * s.iw \
-                                + kw * (s.dw + 1) - s.pw
-                            for ow in range(lo_w, hi_w):
-                                srow[ow * s.sw] += row[(od * s.oh + oh) * s.ow + ow]
 
 
 cdef inline int64_t tap_pixel(const conv_shape_t *s, int64_t od, int64_t oh, int64_t ow,
@@ -418,12 +416,51 @@ cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t 
         else:
             gemm(&lay, parallel, dy, w, osp, k, s.ocg, 0.0, col, k)
             col2im_cl(s, col, x, ic_all)
-    else:               # dA (K x P) = W^T . dY^T
-        if no_col(s):
-            gemm(&lay, parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, x, osp)
-        else:
-            gemm(&lay, parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, col, osp)
-            col2im(s, col, x)
+    elif no_col(s):     # dA (K x P) = W^T . dY^T
+        gemm(&lay, parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, x, osp)
+    else:
+        bwd_data_phases(s, lay, w, dy, x, col, parallel)
+
+
+cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand_t w,
+                          gemm_operand_t dy, float *x, float *work, bint parallel) noexcept nogil:
+    """Channels-first dA (K x P) = W^T . dY^T a block of output rows at a
+    time, each block's taps added into the phase rows of the input rows they
+    land on while the block is in cache; then each input row of x from its
+    phases (col2im_phases.h). A whole image's col (AlexNet conv1: 4.4 MB)
+    went through memory, then a scalar scatter."""
+    cdef col2im_w_t cw
+    col2im_w_init(&cw, s.ow, s.iw, s.kw, s.sw, s.dw, s.pw)
+    cdef int64_t k = col_rows(s), orows = s.od * s.oh, nr = bwd_data_block_rows(s)
+    cdef int64_t per_row = s.sw * cw.na, rows_in = s.icg * s.id * s.ih
+    cdef int64_t r0, r, nrow, ncols, ic, kd, kh, od, oh, idd, ihh, row
+    cdef float *phases = work
+    cdef float *col = work + rows_in * per_row
+    cdef gemm_operand_t dyb = dy
+    memset(phases, 0, rows_in * per_row * sizeof(float))
+    r0 = 0
+    while r0 < orows:
+        nrow = min(nr, orows - r0)
+        ncols = nrow * s.ow
+        dyb.ptr = at(dy.ptr, lay.dst_dt, r0 * s.ow * (dy.ld if lay.dst_cl else 1))
+        gemm(&lay, parallel, transposed(w), transposed(dyb), k, ncols, s.ocg, 0.0, col, ncols)
+        for ic in range(s.icg):
+            for kd in range(s.kd):
+                for kh in range(s.kh):
+                    for r in range(r0, r0 + nrow):
+                        od = r // s.oh
+                        oh = r % s.oh
+                        idd = od * s.sd + kd * (s.dd + 1) - s.pd
+                        ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
+                        if idd < 0 or idd >= s.id or ihh < 0 or ihh >= s.ih:
+                            continue
+                        row = (ic * s.id + idd) * s.ih + ihh
+                        col2im_add(&cw, phases + row * per_row,
+                                   col + ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols
+                                   + (r - r0) * s.ow, ncols)
+        r0 += nrow
+    for row in range(rows_in):
+        col2im_row(&cw, phases + row * per_row, x + row * s.iw)
 
 
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
