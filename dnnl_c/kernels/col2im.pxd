@@ -11,7 +11,15 @@ cdef extern from "kernels/include/col2im_phases.h" nogil:
     # the kw taps' rows of col (ldk apart) of one output row into the phase
     # rows of the input row they land on
     void col2im_add "cydnnl_col2im_add"(const col2im_w_t *g, float *phases, const float *col,
-                                        int64_t ldk) noexcept
+                                        int64_t ldk) noexcept nogil
     # an input row (iw floats) from its phase rows
     void col2im_row "cydnnl_col2im_row"(const col2im_w_t *g, const float *phases,
-                                        float *row) noexcept
+                                        float *row) noexcept nogil
+
+# the same two at an ISA level's vector width (kernels/isa/convolution_isa.c);
+# NULL for a level the build lacks
+cdef extern from "kernels/include/col2im_isa.h" nogil:
+    ctypedef struct col2im_kernels_t "cydnnl_col2im_kernels_t":
+        void (*add)(const col2im_w_t *g, float *phases, const float *col, int64_t ldk) noexcept nogil
+        void (*row)(const col2im_w_t *g, const float *phases, float *row) noexcept nogil
+    const col2im_kernels_t *col2im_kernels_for "cydnnl_col2im_kernels_for"(int level)

@@ -12,7 +12,8 @@ from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
                                   patches_operand, operand_col_sums)
 from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t
-from dnnl_c.kernels.col2im cimport col2im_w_t, col2im_w_init, col2im_add, col2im_row
+from dnnl_c.kernels.col2im cimport (col2im_w_t, col2im_w_init, col2im_add, col2im_row,
+                                    col2im_kernels_t, col2im_kernels_for)
 
 
 cdef inline int64_t div_up(int64_t a, int64_t b) noexcept nogil:
@@ -436,6 +437,8 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
     cdef int64_t r0, r, nrow, ncols, ic, kd, kh, od, oh, idd, ihh, row
     cdef float *phases = work
     cdef float *col = work + rows_in * per_row
+    cdef float *cp
+    cdef const col2im_kernels_t *k2 = col2im_kernels_for(lay.isa)
     cdef gemm_operand_t dyb = dy
     memset(phases, 0, rows_in * per_row * sizeof(float))
     r0 = 0
@@ -455,12 +458,17 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
                         if idd < 0 or idd >= s.id or ihh < 0 or ihh >= s.ih:
                             continue
                         row = (ic * s.id + idd) * s.ih + ihh
-                        col2im_add(&cw, phases + row * per_row,
-                                   col + ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols
-                                   + (r - r0) * s.ow, ncols)
+                        cp = col + ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols + (r - r0) * s.ow
+                        if k2 != NULL:
+                            k2.add(&cw, phases + row * per_row, cp, ncols)
+                        else:
+                            col2im_add(&cw, phases + row * per_row, cp, ncols)
         r0 += nrow
     for row in range(rows_in):
-        col2im_row(&cw, phases + row * per_row, x + row * s.iw)
+        if k2 != NULL:
+            k2.row(&cw, phases + row * per_row, x + row * s.iw)
+        else:
+            col2im_row(&cw, phases + row * per_row, x + row * s.iw)
 
 
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
