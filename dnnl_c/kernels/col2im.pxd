@@ -1,25 +1,19 @@
 # Backward data's col2im for channels-first diff_src by phases of the stride
-# (kernels/include/col2im_phases.h).
+# (kernels/include/col2im_phases.h), per ISA level (kernels/isa/convolution_isa.c).
 
 from libc.stdint cimport int64_t
 
-cdef extern from "kernels/include/col2im_phases.h" nogil:
+cdef extern from "kernels/include/col2im_isa.h" nogil:
     ctypedef struct col2im_w_t "cydnnl_col2im_w_t":
         int64_t na          # sums per phase row; an input row has sw of them
     void col2im_w_init "cydnnl_col2im_w_init"(col2im_w_t *g, int64_t ow, int64_t iw, int64_t kw,
                                               int64_t sw, int64_t dw, int64_t pw) noexcept
-    # the kw taps' rows of col (ldk apart) of one output row into the phase
-    # rows of the input row they land on
-    void col2im_add "cydnnl_col2im_add"(const col2im_w_t *g, float *phases, const float *col,
-                                        int64_t ldk) noexcept nogil
-    # an input row (iw floats) from its phase rows
-    void col2im_row "cydnnl_col2im_row"(const col2im_w_t *g, const float *phases,
-                                        float *row) noexcept nogil
-
-# the same two at an ISA level's vector width (kernels/isa/convolution_isa.c);
-# NULL for a level the build lacks
-cdef extern from "kernels/include/col2im_isa.h" nogil:
     ctypedef struct col2im_kernels_t "cydnnl_col2im_kernels_t":
-        void (*add)(const col2im_w_t *g, float *phases, const float *col, int64_t ldk) noexcept nogil
+        # the kw taps' rows of col (ldk apart) of one output row into the
+        # phase rows of the input row they land on
+        void (*add)(const col2im_w_t *g, float *phases, const float *col,
+                    int64_t ldk) noexcept nogil
+        # an input row (iw floats) from its phase rows
         void (*row)(const col2im_w_t *g, const float *phases, float *row) noexcept nogil
+    # NULL for a level the build lacks
     const col2im_kernels_t *col2im_kernels_for "cydnnl_col2im_kernels_for"(int level)

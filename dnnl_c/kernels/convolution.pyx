@@ -12,8 +12,7 @@ from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
                                   patches_operand, operand_col_sums)
 from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t
-from dnnl_c.kernels.col2im cimport (col2im_w_t, col2im_w_init, col2im_add, col2im_row,
-                                    col2im_kernels_t, col2im_kernels_for)
+from dnnl_c.kernels.col2im cimport col2im_w_t, col2im_w_init, col2im_kernels_t, col2im_kernels_for
 
 
 cdef inline int64_t div_up(int64_t a, int64_t b) noexcept nogil:
@@ -218,7 +217,8 @@ cdef inline int64_t phase_floats(const conv_shape_t *s) noexcept nogil:
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:
     """Forward reads its patches in place; backward data scatters a column
-    buffer per thread; backward weights accumulates per thread. SIZE_MAX
+    buffer (channels-last) or adds into phase rows (channels-first) per
+    thread; backward weights accumulates per thread. SIZE_MAX
     when the count does not fit int64 (each factor is a tensor's, the
     product need not be)."""
     cdef int64_t a, b
@@ -437,8 +437,8 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
     cdef int64_t r0, r, nrow, ncols, ic, kd, kh, od, oh, idd, ihh, row
     cdef float *phases = work
     cdef float *col = work + rows_in * per_row
-    cdef float *cp
-    cdef const col2im_kernels_t *k2 = col2im_kernels_for(lay.isa)
+    # the level's: built wherever its GEMM kernel is (gemm_init asks for that)
+    cdef const col2im_kernels_t *kl = col2im_kernels_for(lay.isa)
     cdef gemm_operand_t dyb = dy
     memset(phases, 0, rows_in * per_row * sizeof(float))
     r0 = 0
@@ -458,17 +458,12 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
                         if idd < 0 or idd >= s.id or ihh < 0 or ihh >= s.ih:
                             continue
                         row = (ic * s.id + idd) * s.ih + ihh
-                        cp = col + ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols + (r - r0) * s.ow
-                        if k2 != NULL:
-                            k2.add(&cw, phases + row * per_row, cp, ncols)
-                        else:
-                            col2im_add(&cw, phases + row * per_row, cp, ncols)
+                        kl.add(&cw, phases + row * per_row,
+                               col + ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols
+                               + (r - r0) * s.ow, ncols)
         r0 += nrow
     for row in range(rows_in):
-        if k2 != NULL:
-            k2.row(&cw, phases + row * per_row, x + row * s.iw)
-        else:
-            col2im_row(&cw, phases + row * per_row, x + row * s.iw)
+        kl.row(&cw, phases + row * per_row, x + row * s.iw)
 
 
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
