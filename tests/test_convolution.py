@@ -217,6 +217,9 @@ def test_asymmetric_padding_right_only(eng, strm):
     "mb1ic2ih6iw30oc3kh3kw3sh1sw1dw2ph1pw4",     # stride 1: a copy, reach past the right edge
     "mb2ic4ih5iw70oc6kh1kw1sh1sw2ph0pw0",       # 1x1 with stride: most of each row is zeros
     "mb1ic2ih6iw40oc3oh6ow10kh3kw3sw4ph1pw0",    # right padding -1: the row's end unreached
+    "mb1ic2ih60iw61oc3kh3kw5sh1sw2ph1pw1",      # 1800 pixels: blocks of 384 cut output rows
+    "g2mb2ic4ih9iw21oc6kh3kw3sw2ph1pw1",         # groups: each group's rows of diff_src
+    "mb1ic2ih3iw90oc2kh1kw35sw2pw3",            # 35 taps: more than the phase tables hold
 ])
 @pytest.mark.parametrize("dts", [(dt.f32,) * 4, (dt.bf16, dt.bf16, dt.f32, dt.bf16)])
 def test_backward_data_channels_first_phases(eng, strm, desc, dts):
@@ -224,7 +227,7 @@ def test_backward_data_channels_first_phases(eng, strm, desc, dts):
     stride and interleaved into rows (kernels/include/col2im_phases.h), for
     every stride the phases treat apart, with padding and dilation."""
     p = parse_desc(desc)
-    lay = {"src": tag.nchw, "dst": tag.nchw, "wei": tag.oihw}
+    lay = {"src": tag.nchw, "dst": tag.nchw, "wei": tag.goihw if p["g"] > 1 else tag.oihw}
     r = run_conv(eng, strm, p, dts=dts, layouts=lay)
     assert r["fwd_pd"].src_desc() == memory.desc(shapes(p)[0], dts[0], tag.nchw)
     _, ds, _, _ = expected(p, r)

@@ -49,9 +49,13 @@ cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexc
 cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                         const void *wei, const float *bias, void *dst, float *work,
                         int nthr) noexcept nogil
-cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
+# diff_src f32, or bf16 where conv_bwd_data_writes_bf16 (lay.src_dt says which)
+cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, void *diff_src,
                              const void *wei, const void *diff_dst, float *work,
                              int nthr) noexcept nogil
+# whether backward data can round diff_src into bf16 itself (the phases
+# path: channels-first, with a col)
+cdef bint conv_bwd_data_writes_bf16(const conv_shape_t *s, bint src_cl) noexcept nogil
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                                 float *diff_wei, float *diff_bias, const void *diff_dst,
                                 float *work, int nthr) noexcept nogil

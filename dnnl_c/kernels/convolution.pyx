@@ -9,7 +9,8 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint16_t
 from dnnl_c.dnnl_types cimport dnnl_bf16, dnnl_f32
 from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial
-from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand,
+from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand, gemm_pack_a,
+                                  gemm_packed_a, gemm_packed_a_floats,
                                   patches_operand, operand_col_sums)
 from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t
 from dnnl_c.kernels.col2im cimport col2im_w_t, col2im_w_init, col2im_kernels_t, col2im_kernels_for
@@ -192,27 +193,29 @@ cdef inline bint no_col(const conv_shape_t *s) noexcept nogil:
 
 
 # Channels-first backward data runs its GEMM on blocks of output rows of
-# about this many columns, each block's col added into the phases while it
-# is in cache (AlexNet conv1 on Zen 4: 384 columns 9.9 ms, 1536 9.3, the
-# whole image's 3025 9.2: packing W^T again per block costs more than the
-# cache saves there; smaller caches want the blocks)
+# Channels-first backward data runs the GEMM on blocks of this many output
+# pixels (a multiple of every level's NR: no part-filled tile of C), each
+# block's col added into the phases while it is in L2 (AlexNet conv1, Zen 4:
+# blocks of 1536 put 2.2 MB of col through L3 and its adds ran at L3's
+# bandwidth, 14% of bf16 backward data). W^T is packed once for them all.
 cdef enum:
-    BWD_DATA_COLS = 1536
+    BWD_DATA_COLS = 384
 
 
-cdef inline int64_t bwd_data_block_rows(const conv_shape_t *s) noexcept nogil:
-    return min(max(1, (BWD_DATA_COLS + s.ow - 1) // max(s.ow, 1)), max(s.od * s.oh, 1))
+cdef inline int64_t bwd_data_block_cols(const conv_shape_t *s) noexcept nogil:
+    return min(<int64_t>BWD_DATA_COLS, max(out_spatial(s), 1))
 
 
 cdef inline int64_t phase_floats(const conv_shape_t *s) noexcept nogil:
     """Channels-first backward data's work: the phase rows of every input
     row, then a block's col (col2im_phases.h). -1 past int64."""
     cdef int64_t na = s.ow + (s.kw - 1) * (s.dw + 1) // s.sw + 1
-    cdef int64_t rows = s.icg * s.id * s.ih, cols = bwd_data_block_rows(s) * s.ow
+    cdef int64_t rows = s.icg * s.id * s.ih, cols = bwd_data_block_cols(s)
     if (rows != 0 and s.sw * na > INT64_MAX // 4 // rows
             or cols != 0 and col_rows(s) > INT64_MAX // 4 // cols):
         return -1
-    return rows * s.sw * na + col_rows(s) * cols
+    return (rows * s.sw * na + col_rows(s) * cols + gemm_packed_a_floats(col_rows(s), s.ocg)
+            + s.iw)
 
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:
@@ -400,8 +403,12 @@ cdef inline void round_rows(float *buf, uint16_t *y, const float *bias, int64_t 
     f32_to_bf16_serial(buf + r0 * length, y + r0 * length, (r1 - r0) * length, lay.isa)
 
 
+cdef bint conv_bwd_data_writes_bf16(const conv_shape_t *s, bint src_cl) noexcept nogil:
+    return not src_cl and not no_col(s)
+
+
 cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
-                              float *diff_src, const void *wei, const void *diff_dst,
+                              void *diff_src, const void *wei, const void *diff_dst,
                               float *col, bint parallel) noexcept nogil:
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg
     cdef int64_t ic_all = s.g * s.icg
@@ -410,63 +417,79 @@ cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t 
     cdef gemm_operand_t dy = matrix_operand(at(diff_dst, lay.dst_dt, dst_group(s, lay, n, g)),
                                             lay.dst_dt, b'N' if lay.dst_cl else b'T',
                                             oc_all if lay.dst_cl else osp)
-    cdef float *x = diff_src + src_group(s, lay, n, g)
+    cdef void *x = <void *>at(diff_src, lay.src_dt, src_group(s, lay, n, g))
     if lay.src_cl:      # dA (P x K) = dY . W
         if no_col(s):
-            gemm(&lay, parallel, dy, w, osp, k, s.ocg, 0.0, x, ic_all)
+            gemm(&lay, parallel, dy, w, osp, k, s.ocg, 0.0, <float *>x, ic_all)
         else:
             gemm(&lay, parallel, dy, w, osp, k, s.ocg, 0.0, col, k)
-            col2im_cl(s, col, x, ic_all)
+            col2im_cl(s, col, <float *>x, ic_all)
     elif no_col(s):     # dA (K x P) = W^T . dY^T
-        gemm(&lay, parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, x, osp)
+        gemm(&lay, parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, <float *>x,
+             osp)
     else:
         bwd_data_phases(s, lay, w, dy, x, col, parallel)
 
 
 cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand_t w,
-                          gemm_operand_t dy, float *x, float *work, bint parallel) noexcept nogil:
-    """Channels-first dA (K x P) = W^T . dY^T a block of output rows at a
+                          gemm_operand_t dy, void *x, float *work, bint parallel) noexcept nogil:
+    """Channels-first dA (K x P) = W^T . dY^T a block of output pixels at a
     time, each block's taps added into the phase rows of the input rows they
     land on while the block is in cache; then each input row of x from its
-    phases (col2im_phases.h). A whole image's col (AlexNet conv1: 4.4 MB)
-    went through memory, then a scalar scatter."""
+    phases (col2im_phases.h), rounded into bf16 there for a bf16 x. A whole
+    image's col (AlexNet conv1: 4.4 MB) went through memory, then a scalar
+    scatter."""
     cdef col2im_w_t cw
     col2im_w_init(&cw, s.ow, s.iw, s.kw, s.sw, s.dw, s.pw)
-    cdef int64_t k = col_rows(s), orows = s.od * s.oh, nr = bwd_data_block_rows(s)
+    cdef int64_t k = col_rows(s), osp = out_spatial(s), nb = bwd_data_block_cols(s)
     cdef int64_t per_row = s.sw * cw.na, rows_in = s.icg * s.id * s.ih
-    cdef int64_t r0, r, nrow, ncols, ic, kd, kh, od, oh, idd, ihh, row
+    cdef int64_t p0, p1, ncols, r, o0, o1, ic, kd, kh, od, oh, idd, ihh, row
     cdef float *phases = work
     cdef float *col = work + rows_in * per_row
+    # W^T packed once for all blocks (each block packed it again: 5% of
+    # AlexNet conv1's bf16 backward data, and kept the blocks large)
+    cdef float *wp = col + k * nb
+    cdef float *rowbuf = wp + gemm_packed_a_floats(k, s.ocg)
+    cdef gemm_operand_t wt = transposed(w)
+    cdef gemm_operand_t dyt = transposed(dy)
     # the level's: built wherever its GEMM kernel is (gemm_init asks for that)
     cdef const col2im_kernels_t *kl = col2im_kernels_for(lay.isa)
-    cdef gemm_operand_t dyb = dy
     memset(phases, 0, rows_in * per_row * sizeof(float))
-    r0 = 0
-    while r0 < orows:
-        nrow = min(nr, orows - r0)
-        ncols = nrow * s.ow
-        dyb.ptr = at(dy.ptr, lay.dst_dt, r0 * s.ow * (dy.ld if lay.dst_cl else 1))
-        gemm(&lay, parallel, transposed(w), transposed(dyb), k, ncols, s.ocg, 0.0, col, ncols)
+    gemm_pack_a(lay.uk, &wt, &dyt, k, s.ocg, wp)
+    p0 = 0
+    while p0 < osp:
+        p1 = min(p0 + nb, osp)
+        ncols = p1 - p0
+        dyt.ptr = at(dy.ptr, lay.dst_dt, p0 * (dy.ld if lay.dst_cl else 1))
+        gemm_packed_a(lay.uk, k, ncols, s.ocg, 1.0, &wt, wp, &dyt, 0.0, col, ncols, parallel)
         for ic in range(s.icg):
             for kd in range(s.kd):
                 for kh in range(s.kh):
-                    for r in range(r0, r0 + nrow):
+                    # the output rows in the block, whole or in part
+                    for r in range(p0 // s.ow, (p1 - 1) // s.ow + 1):
                         od = r // s.oh
                         oh = r % s.oh
                         idd = od * s.sd + kd * (s.dd + 1) - s.pd
                         ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
                         if idd < 0 or idd >= s.id or ihh < 0 or ihh >= s.ih:
                             continue
+                        o0 = max(p0 - r * s.ow, 0)
+                        o1 = min(p1 - r * s.ow, s.ow)
                         row = (ic * s.id + idd) * s.ih + ihh
                         kl.add(&cw, phases + row * per_row,
                                col + ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols
-                               + (r - r0) * s.ow, ncols)
-        r0 += nrow
-    for row in range(rows_in):
-        kl.row(&cw, phases + row * per_row, x + row * s.iw)
+                               + r * s.ow + o0 - p0, ncols, o0, o1 - o0)
+        p0 = p1
+    if lay.src_dt == dnnl_bf16:     # no f32 diff_src to round in a second pass
+        for row in range(rows_in):
+            kl.row(&cw, phases + row * per_row, rowbuf)
+            f32_to_bf16_serial(rowbuf, <uint16_t *>x + row * s.iw, s.iw, lay.isa)
+    else:
+        for row in range(rows_in):
+            kl.row(&cw, phases + row * per_row, <float *>x + row * s.iw)
 
 
-cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, float *diff_src,
+cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, void *diff_src,
                              const void *wei, const void *diff_dst, float *work,
                              int nthr) noexcept nogil:
     cdef int64_t jobs = s.mb * s.g, job

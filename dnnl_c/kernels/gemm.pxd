@@ -97,6 +97,17 @@ cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int6
                          const float *b, int64_t ldb, float beta, float *c,
                          int64_t ldc) noexcept nogil
 
+# A packed once and reused over blocks of columns (backward data's W^T for
+# every block of output rows): the packed size in floats (any level), the
+# packing for a B of b's kind, and the product from it (`a` still names
+# the matrix: the fallback without scratch memory reads it).
+cdef int64_t gemm_packed_a_floats(int64_t m, int64_t k) noexcept nogil
+cdef void gemm_pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                      const gemm_operand_t *b, int64_t m, int64_t k, float *out) noexcept nogil
+cdef void gemm_packed_a(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
+                        const gemm_operand_t *a, const float *ap, const gemm_operand_t *b,
+                        float beta, float *c, int64_t ldc, bint threaded) noexcept nogil
+
 # B packed once and reused (an RNN's weights at every time step): the
 # packed size in floats for the kernel's panels, the packing (threaded), and
 # the product from it (f32 A; nthr threads split the columns, each with

@@ -423,13 +423,21 @@ cdef inline size_t work_floats(int64_t kcb, int64_t ncb) noexcept nogil:
     return MC * kcb + kcb * ncb + MAX_MR * MAX_NR + kp * (MC + ncb) + 16
 
 
+cdef inline bint packed_pairs(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                              const gemm_operand_t *b) noexcept nogil:
+    """Whether A packed once (gemm_pack_a) is in pair panels: a bf16 matrix
+    for a bf16-valued B where the level has bf16 dot products."""
+    return uk.ukernel_bf16 != NULL and a.kind == OPND_BF16 and bf16_valued(b)
+
+
 cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
                      int64_t k, int64_t kcb, int64_t ncb, float alpha, const gemm_operand_t *a,
-                     const gemm_operand_t *b, float beta, float *c, int64_t ldc,
-                     float *work, const float *bias) noexcept nogil:
+                     const float *apk, int64_t apk_ld, const gemm_operand_t *b, float beta,
+                     float *c, int64_t ldc, float *work, const float *bias) noexcept nogil:
     """Rows [m0, m1) x columns [n0, n1) of C in blocks of kcb x ncb; work holds
     work_floats(kcb, ncb). bias (if not NULL) is added to C's rows after the
-    last k block, a block of C at a time while it is in cache."""
+    last k block, a block of C at a time while it is in cache. apk: A's
+    panels packed once (gemm_pack_a; k blocks apk_ld rows apart), else NULL."""
     cdef float *ap = work
     cdef float *bp = work + MC * kcb
     cdef float *edge = bp + kcb * ncb
@@ -438,9 +446,12 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
     cdef bint pairs = uk.ukernel_bf16 != NULL and bf16_valued(a) and bf16_valued(b)
     cdef float *ap2 = edge + MAX_MR * MAX_NR
     cdef float *bp2 = ap2 + MC * ((kcb + 1) // 2)
+    cdef const float *a_use
     cdef int64_t jc, pc, ic, nc, kc, mc, i, j
     cdef float b_beta
-    cdef bint strided = patches_in_place(uk, a, b)
+    cdef bint strided = apk == NULL and patches_in_place(uk, a, b)
+    if apk != NULL:
+        pairs = packed_pairs(uk, a, b)
     cdef int64_t toff[KMAX + 1]
     cdef int32_t runs[KMAX]
     cdef int64_t nruns = 0
@@ -471,12 +482,16 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
                 continue
             for ic in range(m0, m1, MC):
                 mc = m1 - ic if m1 - ic < MC else MC
-                pack_a_panels(uk, a, ic, mc, pc, kc, pairs, ap, ap2)
+                if apk != NULL:     # row ic's panel in its k block
+                    a_use = apk + pc * apk_ld + ic * ((kc + 1) // 2 if pairs else kc)
+                else:
+                    pack_a_panels(uk, a, ic, mc, pc, kc, pairs, ap, ap2)
+                    a_use = ap2 if pairs else ap
                 if pairs:
-                    macro_kernel(uk, mc, nc, kc, alpha, ap2, bp2, b_beta, c + ic * ldc + jc,
+                    macro_kernel(uk, mc, nc, kc, alpha, a_use, bp2, b_beta, c + ic * ldc + jc,
                                  ldc, edge, True, (kc + 1) // 2 * uk.nr)
                 else:
-                    macro_kernel(uk, mc, nc, kc, alpha, ap, bp, b_beta, c + ic * ldc + jc,
+                    macro_kernel(uk, mc, nc, kc, alpha, a_use, bp, b_beta, c + ic * ldc + jc,
                                  ldc, edge, False, kc * uk.nr)
                 if bias_k != NULL:
                     add_bias(c + ic * ldc + jc, ldc, mc, nc, bias_k)
@@ -502,7 +517,16 @@ cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
 cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                   const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
                   int64_t ldc, bint threaded, const float *bias) noexcept nogil:
+    gemm_run(uk, m, n, k, alpha, a, NULL, b, beta, c, ldc, threaded, bias)
+
+
+cdef void gemm_run(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
+                   const gemm_operand_t *a, const float *apk, const gemm_operand_t *b,
+                   float beta, float *c, int64_t ldc, bint threaded,
+                   const float *bias) noexcept nogil:
+    """gemm_ex, with A's panels from apk where not NULL (gemm_pack_a)."""
     cdef int64_t nthr = 1, chunk, t, lo, hi, nchunks, kcb, ncb, stride
+    cdef int64_t apk_ld = (m + uk.mr - 1) // uk.mr * uk.mr
     cdef int64_t MR = uk.mr, NR = uk.nr
     cdef bint by_cols
     cdef float *work
@@ -528,7 +552,7 @@ cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, floa
     # call, cost 10-20% of a product (page faults, placement)
     # patches read in place pack nothing that must stay in cache: all of k
     # in one block, each tile of C stored once (f32 conv1 2% faster)
-    kcb = even_split(k, KMAX if patches_in_place(uk, a, b) else KC, 4)
+    kcb = even_split(k, KMAX if apk == NULL and patches_in_place(uk, a, b) else KC, 4)
     ncb = even_split(chunk if by_cols else n, NC, NR)
     stride = (work_floats(kcb, ncb) + 15) // 16 * 16
     work = <float *>cydnnl_thread_scratch(nchunks * stride * sizeof(float))
@@ -536,19 +560,55 @@ cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, floa
         naive(0, m, 0, n, k, alpha, a, b, beta, c, ldc, bias)
         return
     if nchunks == 1:
-        gemm_block(uk, 0, m, 0, n, k, kcb, ncb, alpha, a, b, beta, c, ldc, work, bias)
+        gemm_block(uk, 0, m, 0, n, k, kcb, ncb, alpha, a, apk, apk_ld, b, beta, c, ldc, work,
+                   bias)
     else:
         for t in prange(nchunks, schedule='static', num_threads=nthr):
             lo = t * chunk
             if by_cols:
                 hi = lo + chunk if lo + chunk < n else n
-                gemm_block(uk, 0, m, lo, hi, k, kcb, ncb, alpha, a, b, beta, c, ldc,
-                           work + t * stride, bias)
+                gemm_block(uk, 0, m, lo, hi, k, kcb, ncb, alpha, a, apk, apk_ld, b, beta, c,
+                           ldc, work + t * stride, bias)
             else:
                 hi = lo + chunk if lo + chunk < m else m
-                gemm_block(uk, lo, hi, 0, n, k, kcb, ncb, alpha, a, b, beta, c, ldc,
-                           work + t * stride, bias)
+                gemm_block(uk, lo, hi, 0, n, k, kcb, ncb, alpha, a, apk, apk_ld, b, beta, c,
+                           ldc, work + t * stride, bias)
     cydnnl_thread_scratch_done(work)
+
+
+# -- A packed once, for products that reuse it over blocks of columns
+# (backward data's W^T, for every block of an image's output rows): per k
+# block (at pc * m_pad, m_pad = m rounded up to MR), the MR-row panels of
+# all m rows as gemm_block packs them, in pairs where the product runs in
+# pairs (packed_pairs).
+
+cdef int64_t gemm_packed_a_floats(int64_t m, int64_t k) noexcept nogil:
+    return k * ((m + MAX_MR - 1) // MAX_MR * MAX_MR) + 16
+
+
+cdef void gemm_pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a,
+                      const gemm_operand_t *b, int64_t m, int64_t k, float *out) noexcept nogil:
+    cdef int64_t kcb = even_split(k, KC, 4), m_pad = (m + uk.mr - 1) // uk.mr * uk.mr
+    cdef bint pairs = packed_pairs(uk, a, b)
+    cdef int64_t pc = 0, kc, ic, mc
+    cdef float *dst
+    while pc < k:
+        kc = k - pc if k - pc < kcb else kcb
+        for ic in range(0, m, MC):
+            mc = m - ic if m - ic < MC else MC
+            dst = out + pc * m_pad + ic * ((kc + 1) // 2 if pairs else kc)
+            if pairs:       # a bf16 matrix: straight into pairs, no f32 panel
+                pack_pairs_bf16(uk, a, a.trans == b'N', pc, kc, ic, mc, uk.mr,
+                                <uint32_t *>dst)
+            else:
+                pack_a(uk, a, ic, mc, pc, kc, dst)
+        pc += kc
+
+
+cdef void gemm_packed_a(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
+                        const gemm_operand_t *a, const float *ap, const gemm_operand_t *b,
+                        float beta, float *c, int64_t ldc, bint threaded) noexcept nogil:
+    gemm_run(uk, m, n, k, alpha, a, ap, b, beta, c, ldc, threaded, NULL)
 
 
 # -- column sums of an operand (a weight gradient's bias)

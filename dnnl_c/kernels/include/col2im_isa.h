@@ -9,7 +9,8 @@
 #include "col2im_phases.h"
 
 typedef struct {
-    void (*add)(const cydnnl_col2im_w_t *g, float *phases, const float *col, int64_t ldk);
+    void (*add)(const cydnnl_col2im_w_t *g, float *phases, const float *col, int64_t ldk,
+                int64_t o0, int64_t n);
     void (*row)(const cydnnl_col2im_w_t *g, const float *phases, float *row);
 } cydnnl_col2im_kernels_t;
 

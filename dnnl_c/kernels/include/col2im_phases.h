@@ -15,10 +15,19 @@
 #include <xmmintrin.h>
 #endif
 
+#define CYDNNL_C2I_MAXT 32  /* taps summed in registers per pass over a phase row */
+
 typedef struct {
     int64_t ow, iw;         /* output and input widths */
     int64_t kw, sw, dw, pw; /* taps, stride, dilation (oneDNN's: 0 = dense), left padding */
     int64_t na;             /* sums per phase row: ow + (kw - 1) * (dw + 1) / sw + 1 */
+    /* the taps in runs of one phase (at most CYDNNL_C2I_MAXT a run; kw <=
+       CYDNNL_C2I_MAXT taps, else nruns = 0 and each tap is its own run):
+       run u holds taps tap[run[u]] .. tap[run[u + 1] - 1], in phase
+       phase[u], tap t landing from position shift[t] on */
+    int nruns;
+    int run[CYDNNL_C2I_MAXT + 1], phase[CYDNNL_C2I_MAXT];
+    int64_t tap[CYDNNL_C2I_MAXT], shift[CYDNNL_C2I_MAXT];
 } cydnnl_col2im_w_t;
 
 static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_t iw,
@@ -30,18 +39,124 @@ static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_
     g->dw = dw;
     g->pw = pw;
     g->na = ow + (kw - 1) * (dw + 1) / sw + 1;
+    g->nruns = 0;
+    if (kw > CYDNNL_C2I_MAXT)
+        return;
+    /* taps by phase: the stride's divisions once, not per output row */
+    int n = 0;
+    for (int64_t r = 0; r < sw && n < kw; r++) {
+        const int start = n;
+        for (int64_t t = 0; t < kw; t++)
+            if (t * (dw + 1) % sw == r) {
+                g->tap[n] = t;
+                g->shift[n++] = t * (dw + 1) / sw;
+            }
+        if (n > start) {
+            g->run[g->nruns] = start;
+            g->phase[g->nruns++] = (int)r;
+        }
+    }
+    g->run[g->nruns] = n;
 }
 
-/* The kw taps' rows of col (ldk apart, ow sums each) of one output row
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#define CYDNNL_C2I_VW 16
+#elif defined(__AVX__)
+#define CYDNNL_C2I_VW 8
+#elif defined(__SSE2__)
+#define CYDNNL_C2I_VW 4
+#else
+#define CYDNNL_C2I_VW 1
+#endif
+typedef float cydnnl_c2i_vf __attribute__((vector_size(4 * CYDNNL_C2I_VW)));
+
+/* Taps t < nt (rows c[t] of n sums, landing from position s[t] on) into
+   one phase row p: every vector of p loaded and stored once, the taps'
+   sums added in registers. Tap by tap, each one's loads overlapped the
+   previous one's stores a position off (store forwarding fails): the adds
+   ran at a quarter of their speed. */
+static inline void cydnnl_col2im_add_phase(float *__restrict p, int64_t n,
+                                           const float *const *c, const int64_t *s, int nt) {
+    int64_t smin = s[0], smax = s[0];
+    for (int t = 1; t < nt; t++) {
+        smin = s[t] < smin ? s[t] : smin;
+        smax = s[t] > smax ? s[t] : smax;
+    }
+    const int64_t end = smax + n;
+#if CYDNNL_C2I_VW == 16
+    for (int64_t a0 = smin; a0 < end; a0 += 16) {
+        const __mmask16 m = end - a0 >= 16 ? (__mmask16)0xffff
+                                           : (__mmask16)((1u << (end - a0)) - 1);
+        __m512 acc = _mm512_maskz_loadu_ps(m, p + a0);
+        for (int t = 0; t < nt; t++) {
+            const int64_t lo = a0 - s[t];     /* col index under lane 0 */
+            if (lo >= 0 && lo + 16 <= n) {
+                acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + lo));
+                continue;
+            }
+            const int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo < 16 ? n - lo : 16;
+            if (l0 >= l1)
+                continue;
+            const __mmask16 mt = (__mmask16)(((1u << l1) - 1) & ~((1u << l0) - 1));
+            /* masked lanes are not read: the address before the row is never touched */
+            acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(mt, (const float *)((uintptr_t)c[t]
+                                                           + (uintptr_t)(lo * 4))));
+        }
+        _mm512_mask_storeu_ps(p + a0, m, acc);
+    }
+#else
+    /* vectors where every tap covers all lanes, single sums at the edges */
+    int64_t a = smin;
+    for (; a < end; a++) {
+        if (a >= smax && a + CYDNNL_C2I_VW <= smin + n)
+            break;
+        float v = p[a];
+        for (int t = 0; t < nt; t++)
+            if (a - s[t] >= 0 && a - s[t] < n)
+                v += c[t][a - s[t]];
+        p[a] = v;
+    }
+    for (; a + CYDNNL_C2I_VW <= smin + n; a += CYDNNL_C2I_VW) {
+        cydnnl_c2i_vf acc, x;
+        memcpy(&acc, p + a, sizeof acc);
+        for (int t = 0; t < nt; t++) {
+            memcpy(&x, c[t] + a - s[t], sizeof x);
+            acc += x;
+        }
+        memcpy(p + a, &acc, sizeof acc);
+    }
+    for (; a < end; a++) {
+        float v = p[a];
+        for (int t = 0; t < nt; t++)
+            if (a - s[t] >= 0 && a - s[t] < n)
+                v += c[t][a - s[t]];
+        p[a] = v;
+    }
+#endif
+}
+
+/* The kw taps' rows of col (ldk apart) of one output row, its columns o0
+   .. o0 + n - 1 (col points at o0: a block of pixels may cut the row),
    into the phase rows of one input row (sw rows of na, contiguous). */
 static inline void cydnnl_col2im_add(const cydnnl_col2im_w_t *g, float *__restrict phases,
-                                     const float *__restrict col, int64_t ldk) {
-    for (int64_t kw = 0; kw < g->kw; kw++) {
-        const int64_t off = kw * (g->dw + 1);
-        float *__restrict a = phases + (off % g->sw) * g->na + off / g->sw;
-        const float *__restrict c = col + kw * ldk;
-        for (int64_t o = 0; o < g->ow; o++)
-            a[o] += c[o];
+                                     const float *__restrict col, int64_t ldk, int64_t o0,
+                                     int64_t n) {
+    const float *c[CYDNNL_C2I_MAXT];
+    phases += o0;   /* column o of tap t at o + shift[t]: from o0 on, a row of n */
+    if (g->nruns == 0) {    /* more taps than the tables hold: one at a time */
+        for (int64_t t = 0; t < g->kw; t++) {
+            const int64_t off = t * (g->dw + 1), sh = off / g->sw;
+            c[0] = col + t * ldk;
+            cydnnl_col2im_add_phase(phases + (off % g->sw) * g->na, n, c, &sh, 1);
+        }
+        return;
+    }
+    for (int u = 0; u < g->nruns; u++) {
+        const int t0 = g->run[u], nt = g->run[u + 1] - t0;
+        for (int t = 0; t < nt; t++)
+            c[t] = col + g->tap[t0 + t] * ldk;
+        cydnnl_col2im_add_phase(phases + g->phase[u] * g->na, n, c, g->shift + t0, nt);
     }
 }
 

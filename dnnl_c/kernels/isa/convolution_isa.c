@@ -3,8 +3,9 @@
    phases of the stride (col2im_phases.h) at the level's vector width. */
 #include "kernels/include/col2im_isa.h"
 
-static void add(const cydnnl_col2im_w_t *g, float *phases, const float *col, int64_t ldk) {
-    cydnnl_col2im_add(g, phases, col, ldk);
+static void add(const cydnnl_col2im_w_t *g, float *phases, const float *col, int64_t ldk,
+                int64_t o0, int64_t n) {
+    cydnnl_col2im_add(g, phases, col, ldk, o0, n);
 }
 
 static void row(const cydnnl_col2im_w_t *g, const float *phases, float *out) {

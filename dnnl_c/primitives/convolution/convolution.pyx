@@ -13,7 +13,8 @@ from dnnl_c.primitives.convolution.desc cimport (convolution_desc_t, conv_desc,
 from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_ref,
                                          conv_bwd_data_ref, conv_bwd_weights_ref,
                                          conv_gemm_work, conv_fwd_gemm, conv_bwd_data_gemm,
-                                         conv_bwd_weights_gemm, CONV_FWD, CONV_BWD_DATA,
+                                         conv_bwd_weights_gemm, conv_bwd_data_writes_bf16,
+                                         CONV_FWD, CONV_BWD_DATA,
                                          CONV_BWD_WEIGHTS)
 from dnnl_c.kernels.gemm cimport gemm_kernel_for
 from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
@@ -164,9 +165,11 @@ cdef inline bint gemm_reads(const dnnl_primitive_desc *pd, int arg) noexcept nog
 
 
 cdef inline bint written_as_is(const dnnl_primitive_desc *pd, int arg,
-                               const conv_shape_t *s) noexcept nogil:
+                               const conv_shape_t *s, bint src_cl) noexcept nogil:
     """Whether the GEMM kernels write arg in bf16 themselves (forward's dst,
-    one group)."""
+    one group; backward data's channels-first diff_src)."""
+    if pd.desc.prop_kind == dnnl_backward_data:
+        return arg == DNNL_ARG_DIFF_SRC and conv_bwd_data_writes_bf16(s, src_cl)
     return is_fwd(pd) and arg == DNNL_ARG_DST and s.g == 1
 
 
@@ -237,7 +240,7 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     mds[3], tags[3], args[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a, a.bias
     for o in range(4):
         if staged(mds[o], tags[o], gemm and (gemm_reads(pd, args[o])
-                                            or written_as_is(pd, args[o], &s))) and (
+                                            or written_as_is(pd, args[o], &s, src_cl))) and (
                 cydnnl_bytes_add_overflow(&scratch, md_nelems(mds[o], False), sizeof(float))
                 or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
             return fail(dnnl_unimplemented, "convolution: the f32 copies do not fit in memory")
@@ -355,7 +358,8 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
         src = gemm_input(pd, ctx, a.src, stag, gemm, &lay.src_dt, &scratch, &st)
         wei = gemm_input(pd, ctx, a.wei, wtag, gemm, &lay.wei_dt, &scratch, &st)
         bias = input_as(pd, ctx, a.bias, dnnl_a, &scratch, &st)
-        if (gemm and written_as_is(pd, a.dst, &s) and pd_md(pd, a.dst).data_type == dnnl_bf16
+        if (gemm and written_as_is(pd, a.dst, &s, lay.src_cl)
+                and pd_md(pd, a.dst).data_type == dnnl_bf16
                 and not staged(pd_md(pd, a.dst), dtag, True)):
             lay.dst_dt = dnnl_bf16      # the kernels round into dst themselves
             dst = ctx_data(ctx, a.dst)
@@ -371,13 +375,20 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     elif pd.desc.prop_kind == dnnl_backward_data:
         wei = gemm_input(pd, ctx, a.wei, wtag, gemm, &lay.wei_dt, &scratch, &st)
         dst = gemm_input(pd, ctx, a.dst, dtag, gemm, &lay.dst_dt, &scratch, &st)
-        src = output_as(pd, ctx, a.src, stag, &scratch)
+        if (gemm and written_as_is(pd, a.src, &s, lay.src_cl)
+                and pd_md(pd, a.src).data_type == dnnl_bf16
+                and not staged(pd_md(pd, a.src), stag, True)):
+            lay.src_dt = dnnl_bf16      # the kernels round into diff_src themselves
+            src = ctx_data(ctx, a.src)
+        else:
+            src = output_as(pd, ctx, a.src, stag, &scratch)
         if st == dnnl_success:
             if gemm:
-                conv_bwd_data_gemm(&s, lay, <float *>src, wei, dst, work, nthr)
+                conv_bwd_data_gemm(&s, lay, src, wei, dst, work, nthr)
             else:
                 conv_bwd_data_ref(&s, <float *>src, <float *>wei, <float *>dst)
-            st = store_output(pd, ctx, a.src, stag, <float *>src)
+            if lay.src_dt != dnnl_bf16:
+                st = store_output(pd, ctx, a.src, stag, <float *>src)
     else:
         src = gemm_input(pd, ctx, a.src, stag, gemm, &lay.src_dt, &scratch, &st)
         dst = gemm_input(pd, ctx, a.dst, dtag, gemm, &lay.dst_dt, &scratch, &st)
