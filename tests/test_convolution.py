@@ -220,6 +220,7 @@ def test_asymmetric_padding_right_only(eng, strm):
     "mb1ic2ih60iw61oc3kh3kw5sh1sw2ph1pw1",      # 1800 pixels: blocks of 384 cut output rows
     "g2mb2ic4ih9iw21oc6kh3kw3sw2ph1pw1",         # groups: each group's rows of diff_src
     "mb1ic2ih3iw90oc2kh1kw35sw2pw3",            # 35 taps: more than the phase tables hold
+    "mb1ic3ih7iw19oc301kh3kw3sw2ph1pw1",        # W^T packed in two k blocks, odd (bf16 pairs)
 ])
 @pytest.mark.parametrize("dts", [(dt.f32,) * 4, (dt.bf16, dt.bf16, dt.f32, dt.bf16)])
 def test_backward_data_channels_first_phases(eng, strm, desc, dts):
