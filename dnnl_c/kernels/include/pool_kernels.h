@@ -87,6 +87,10 @@ CYDNNL_PK __m128i cydnnl_pool_ldw8_4(const uint8_t *p) {
     memcpy(&v, p, 4);
     return _mm_cvtepu8_epi32(_mm_cvtsi32_si128(v));
 }
+/* acc8(a, d, p, t): a + (d where the workspace's u8 tap p[i] == t) */
+CYDNNL_PK __m128 cydnnl_pool_acc8_4(__m128 a, __m128 d, const uint8_t *p, int32_t t) {
+    return _mm_add_ps(a, cydnnl_pool_if_eq_4(d, cydnnl_pool_ldw8_4(p), _mm_set1_epi32(t)));
+}
 CYDNNL_PK void cydnnl_pool_stw8_4(uint8_t *p, __m128i i) {
     __m128i x = _mm_packus_epi32(i, i);
     int32_t v = _mm_cvtsi128_si32(_mm_packus_epi16(x, x));
@@ -134,6 +138,19 @@ CYDNNL_PK void cydnnl_pool_stw32_8(int32_t *p, __m256i i) {
 CYDNNL_PK __m256i cydnnl_pool_ldw8_8(const uint8_t *p) {
     return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
 }
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+/* the taps compared as bytes into a mask, the add masked: widening them
+   to 32-bit lanes first cost a cross-lane shuffle each */
+CYDNNL_PK __m256 cydnnl_pool_acc8_8(__m256 a, __m256 d, const uint8_t *p, int32_t t) {
+    const __mmask8 m = (__mmask8)_mm_cmpeq_epi8_mask(_mm_loadl_epi64((const __m128i *)p),
+                                                      _mm_set1_epi8((char)t));
+    return _mm256_mask_add_ps(a, m, a, d);
+}
+#else
+CYDNNL_PK __m256 cydnnl_pool_acc8_8(__m256 a, __m256 d, const uint8_t *p, int32_t t) {
+    return _mm256_add_ps(a, cydnnl_pool_if_eq_8(d, cydnnl_pool_ldw8_8(p), _mm256_set1_epi32(t)));
+}
+#endif
 CYDNNL_PK void cydnnl_pool_stw8_8(uint8_t *p, __m256i i) {
     __m128i x = cydnnl_pool_pack32_8(i);
     _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(x, x));
@@ -166,6 +183,11 @@ CYDNNL_PK __m512i cydnnl_pool_ldw32_16(const int32_t *p) { return _mm512_loadu_s
 CYDNNL_PK void cydnnl_pool_stw32_16(int32_t *p, __m512i i) { _mm512_storeu_si512(p, i); }
 CYDNNL_PK __m512i cydnnl_pool_ldw8_16(const uint8_t *p) {
     return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p));
+}
+CYDNNL_PK __m512 cydnnl_pool_acc8_16(__m512 a, __m512 d, const uint8_t *p, int32_t t) {
+    const __mmask16 m = _mm_cmpeq_epi8_mask(_mm_loadu_si128((const __m128i *)p),
+                                            _mm_set1_epi8((char)t));
+    return _mm512_mask_add_ps(a, m, a, d);
 }
 CYDNNL_PK void cydnnl_pool_stw8_16(uint8_t *p, __m512i i) {
     _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(i));
@@ -470,16 +492,21 @@ CYDNNL_PK void cydnnl_pool_gather_nv_##DT##_##S(const cydnnl_pool_gather_t *q, T
         for (int r = 0; r < q->nr; r++)                                              \
             for (int64_t c = q->cbeg[j]; c < q->cbeg[j + 1]; c++) {                  \
                 const int64_t o = q->roff[r] + q->coff[c];                           \
-                const __typeof__(cydnnl_pool_seti_##W(0)) tv =                       \
-                    cydnnl_pool_seti_##W(q->rtap[r] + q->ctap[c]);                   \
+                const int32_t t = q->rtap[r] + q->ctap[c];                           \
+                const __typeof__(cydnnl_pool_seti_##W(0)) tv = cydnnl_pool_seti_##W(t); \
+                if (q->ws_u8) {                                                      \
+                    CYDNNL_POOL_UNROLL                                               \
+                    for (int v = 0; v < nv; v++)                                     \
+                        a[v] = cydnnl_pool_acc8_##W(a[v], cydnnl_pool_ld##K##_##W(dd + o + v * vs), \
+                                                    (const uint8_t *)ws + o + v * vs, t); \
+                    continue;                                                        \
+                }                                                                    \
                 CYDNNL_POOL_UNROLL                                                   \
                 for (int v = 0; v < nv; v++) {                                       \
                     const int64_t e = o + v * vs;                                    \
-                    __typeof__(tv) kv = q->ws_u8                                     \
-                        ? cydnnl_pool_ldw8_##W((const uint8_t *)ws + e)              \
-                        : cydnnl_pool_ldw32_##W((const int32_t *)(ws + e * wsz));    \
                     a[v] = cydnnl_pool_add_##W(a[v], cydnnl_pool_if_eq_##W(          \
-                               cydnnl_pool_ld##K##_##W(dd + e), kv, tv));            \
+                               cydnnl_pool_ld##K##_##W(dd + e),                      \
+                               cydnnl_pool_ldw32_##W((const int32_t *)(ws + e * wsz)), tv)); \
                 }                                                                    \
             }                                                                        \
         CYDNNL_POOL_UNROLL                                                           \
