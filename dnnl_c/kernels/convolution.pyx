@@ -539,7 +539,7 @@ cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64
     gemm(&lay, parallel, dyt, a, s.ocg, k, osp, 0.0 if first else 1.0,
          acc_w + g * s.ocg * k, k)
     if b != NULL:
-        operand_col_sums(&dy_op, 0, osp, s.ocg, b)
+        operand_col_sums(lay.uk, &dy_op, 0, osp, s.ocg, b)
 
 
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,

@@ -71,6 +71,9 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
         # f32 columns (rows ld apart) into w-column panels
         void (*pack_cols)(const float *src, int64_t ld, int64_t kc, int64_t n, float *dst,
                           int64_t w) noexcept nogil
+        # sums[j] += x(p, j), rows ld apart, f32 or bf16
+        void (*col_sums)(const void *x, int bf16, int64_t ld, int64_t rows, int64_t n,
+                         float *sums) noexcept nogil
 
 # The micro-kernel compiled for a dnnl_cpu_isa_t level (sse41, avx2,
 # avx512_core, avx512_core_bf16); NULL for a level this build lacks. The
@@ -139,5 +142,7 @@ cdef void pack_b_panels(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_
                         float *bp2) noexcept nogil
 
 # sums[j] += op(B)[p, j] over rows p0 .. p1-1 of an f32 or bf16 matrix operand
-cdef void operand_col_sums(const gemm_operand_t *b, int64_t p0, int64_t p1, int64_t n,
+# (uk: the level's vector kernel; NULL for plain loops)
+cdef void operand_col_sums(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0,
+                           int64_t p1, int64_t n,
                            float *sums) noexcept nogil

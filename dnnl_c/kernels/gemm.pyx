@@ -613,51 +613,26 @@ cdef void gemm_packed_a(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k
 
 # -- column sums of an operand (a weight gradient's bias)
 
-cdef inline float as_f32(elem_t v) noexcept nogil:
-    if elem_t is float:
-        return v
-    else:
-        return bf16_to_f32(v)
+cdef inline const void *at_elem(const void *x, bint bf16, int64_t i) noexcept nogil:
+    return <const void *>(<const char *>x + i * (2 if bf16 else 4))
 
 
-cdef void sums_of(const elem_t *x, char trans, int64_t ld, int64_t p0, int64_t p1,
-                  int64_t n, float *sums) noexcept nogil:
-    """sums[j] += x(p, j) over p in [p0, p1): x(p, j) is x[p * ld + j] ('N')
-    or x[j * ld + p] ('T'). 'N' goes 16 columns at a time, the sums in
-    registers (summing into sums row by row stored and reloaded them at every
-    row)."""
-    cdef int64_t p, j0, j, w
-    cdef float acc[16]
+cdef void operand_col_sums(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0,
+                           int64_t p1, int64_t n, float *sums) noexcept nogil:
+    """Rows of op(B) are contiguous ('N'): the level's kernel, vectors of
+    columns; else (or without a kernel: reference implementations) column
+    by column."""
+    cdef int64_t j, p
     cdef float t
-    if trans == b'T':
-        for j in range(n):
-            t = 0
-            for p in range(p0, p1):
-                t = t + as_f32(x[j * ld + p])
-            sums[j] += t
+    cdef bint bf16 = b.kind == OPND_BF16
+    if b.trans == b'N' and uk != NULL:
+        uk.col_sums(at_elem(b.ptr, bf16, p0 * b.ld), bf16, b.ld, p1 - p0, n, sums)
         return
-    for j0 in range(0, n, 16):
-        w = min(16, n - j0)
-        for j in range(16):
-            acc[j] = 0
-        if w == 16:
-            for p in range(p0, p1):
-                for j in range(16):
-                    acc[j] += as_f32(x[p * ld + j0 + j])
-        else:
-            for p in range(p0, p1):
-                for j in range(w):
-                    acc[j] += as_f32(x[p * ld + j0 + j])
-        for j in range(w):
-            sums[j0 + j] += acc[j]
-
-
-cdef void operand_col_sums(const gemm_operand_t *b, int64_t p0, int64_t p1, int64_t n,
-                           float *sums) noexcept nogil:
-    if b.kind == OPND_BF16:
-        sums_of(<const uint16_t *>b.ptr, b.trans, b.ld, p0, p1, n, sums)
-    else:
-        sums_of(<const float *>b.ptr, b.trans, b.ld, p0, p1, n, sums)
+    for j in range(n):
+        t = 0
+        for p in range(p0, p1):
+            t = t + mat_get(b, p, j)
+        sums[j] += t
 
 
 cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, int64_t n,

@@ -134,7 +134,7 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     bt = bt + opnd_get(a, p, t) * opnd_get(b, p, j)
                 c[t * ldc + j] = bt + (0 if beta == 0 else beta * c[t * ldc + j])
         if b_sums != NULL:
-            operand_col_sums(b, 0, npix, n, b_sums)
+            operand_col_sums(uk, b, 0, npix, n, b_sums)
         return
     bp2 = bp + kcb * npan * NR
     edge = bp2 + kpb * npan * NR
@@ -198,6 +198,6 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                  ts * ldc)
                 q += rows
         if b_sums != NULL:
-            operand_col_sums(b, pc, pc + kc, n, b_sums)
+            operand_col_sums(uk, b, pc, pc + kc, n, b_sums)
         pc += kc
     cydnnl_thread_scratch_done(bp)

@@ -332,7 +332,8 @@ cdef void rnn_fwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
 
 # ------------------------------------------------------------ backward
 
-cdef void column_sums(int64_t rows, int64_t cols, const float *x, float *acc) noexcept nogil:
+cdef void column_sums(const gemm_kernel_t *uk, int64_t rows, int64_t cols, const float *x,
+                      float *acc) noexcept nogil:
     """acc[j] += sum of column j: threads take blocks of columns, each summed
     over the rows in order (the rows are 4 * DHC floats: a column walk would
     miss the cache at every element)."""
@@ -341,7 +342,7 @@ cdef void column_sums(int64_t rows, int64_t cols, const float *x, float *acc) no
     for b in prange(nb, schedule='static'):
         j0 = b * 256
         xo = matrix_operand(x + j0, dnnl_f32, b'N', cols)
-        operand_col_sums(&xo, 0, rows, min(<int64_t>256, cols - j0), acc + j0)
+        operand_col_sums(uk, &xo, 0, rows, min(<int64_t>256, cols - j0), acc + j0)
 
 
 cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_shape_t *s,
@@ -473,5 +474,5 @@ cdef void rnn_bwd(const rnn_cell_t *cell, const gemm_kernel_t *uk, const rnn_sha
                 mm(uk, b'T', b'N', SIC, GD, (T - 1) * N, h + N * DIC, DIC, dg_all, GD, 1.0,
                    a.diff_weights_iter + ld * SIC * GD, GD)
             if a.diff_bias != NULL:
-                column_sums(TN, GD, dg_all, a.diff_bias + ld * GD)
+                column_sums(uk, TN, GD, dg_all, a.diff_bias + ld * GD)
         l -= 1

@@ -72,7 +72,7 @@ def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, lo
             gemm_patches_t(uk, &p, &x, n, 0.0, pc, ldc, e)
         elif side == "in_place":
             gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded, NULL)
-            operand_col_sums(&x, 0, k, n, e)
+            operand_col_sums(uk, &x, 0, k, n, e)
         elif left:
             gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded, e)
         else:

@@ -42,6 +42,9 @@ typedef struct {
     /* the straight pack of n f32 columns into w-column panels */
     void (*pack_cols)(const float *src, int64_t ld, int64_t kc, int64_t n, float *dst,
                       int64_t w);
+    /* column sums of rows ld apart, f32 or bf16 (cydnnl_col_sums) */
+    void (*col_sums)(const void *x, int bf16, int64_t ld, int64_t rows, int64_t n,
+                     float *sums);
 } cydnnl_gemm_kernel_t;
 
 /* The largest tile of any level, for scratch sizes. */

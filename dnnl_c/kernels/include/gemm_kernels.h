@@ -500,4 +500,63 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint
 }
 #endif
 
+/* sums[j] += x(p, j) over p < rows, j < n, rows ld apart (f32, or bf16 with
+   bf16 set): a weight gradient's bias from a channels-last diff_dst. Four
+   vectors of columns at a time, their sums in registers: the baseline's
+   Cython loop kept 16 columns and read each row n / 16 times. */
+#if CYDNNL_VEC
+typedef uint16_t cydnnl_vh __attribute__((vector_size(2 * CYDNNL_VEC)));
+typedef uint32_t cydnnl_vu __attribute__((vector_size(4 * CYDNNL_VEC)));
+CYDNNL_ALWAYS_INLINE cydnnl_vf cydnnl_ld_any(const void *x, const int bf16, int64_t i) {
+    if (!bf16)
+        return cydnnl_ld((const float *)x + i);
+    cydnnl_vh h;
+    memcpy(&h, (const uint16_t *)x + i, sizeof h);
+    return (cydnnl_vf)(__builtin_convertvector(h, cydnnl_vu) << 16);
+}
+#endif
+CYDNNL_ALWAYS_INLINE float cydnnl_get_any(const void *x, const int bf16, int64_t i) {
+    return bf16 ? cydnnl_bf16_to_f32(((const uint16_t *)x)[i]) : ((const float *)x)[i];
+}
+CYDNNL_ALWAYS_INLINE void cydnnl_col_sums_dt(const void *x, const int bf16, int64_t ld,
+                                             int64_t rows, int64_t n, float *sums) {
+    int64_t j0 = 0;
+#if CYDNNL_VEC
+    const int64_t W = CYDNNL_VEC;
+    for (; j0 + 4 * W <= n; j0 += 4 * W) {
+        cydnnl_vf a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+        for (int64_t p = 0; p < rows; p++) {
+            const int64_t i = p * ld + j0;
+            a0 += cydnnl_ld_any(x, bf16, i);
+            a1 += cydnnl_ld_any(x, bf16, i + W);
+            a2 += cydnnl_ld_any(x, bf16, i + 2 * W);
+            a3 += cydnnl_ld_any(x, bf16, i + 3 * W);
+        }
+        cydnnl_st(sums + j0, cydnnl_ld(sums + j0) + a0);
+        cydnnl_st(sums + j0 + W, cydnnl_ld(sums + j0 + W) + a1);
+        cydnnl_st(sums + j0 + 2 * W, cydnnl_ld(sums + j0 + 2 * W) + a2);
+        cydnnl_st(sums + j0 + 3 * W, cydnnl_ld(sums + j0 + 3 * W) + a3);
+    }
+    for (; j0 + W <= n; j0 += W) {
+        cydnnl_vf a0 = {0};
+        for (int64_t p = 0; p < rows; p++)
+            a0 += cydnnl_ld_any(x, bf16, p * ld + j0);
+        cydnnl_st(sums + j0, cydnnl_ld(sums + j0) + a0);
+    }
+#endif
+    for (int64_t j = j0; j < n; j++) {
+        float t = 0;
+        for (int64_t p = 0; p < rows; p++)
+            t += cydnnl_get_any(x, bf16, p * ld + j);
+        sums[j] += t;
+    }
+}
+CYDNNL_INLINE void cydnnl_col_sums(const void *x, int bf16, int64_t ld, int64_t rows,
+                                   int64_t n, float *sums) {
+    if (bf16)
+        cydnnl_col_sums_dt(x, 1, ld, rows, n, sums);
+    else
+        cydnnl_col_sums_dt(x, 0, ld, rows, n, sums);
+}
+
 #endif /* CYDNNL_GEMM_KERNELS_H */

@@ -63,5 +63,11 @@ static void pack_cols(const float *src, int64_t ld, int64_t kc, int64_t n, float
     cydnnl_pack_cols(src, ld, kc, n, dst, w);
 }
 
+static void col_sums(const void *x, int bf16, int64_t ld, int64_t rows, int64_t n,
+                     float *sums) {
+    cydnnl_col_sums(x, bf16, ld, rows, n, sums);
+}
+
 const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {
-    CYDNNL_MR, CYDNNL_NR, ukernel, ukernel_strided, CYDNNL_PAIRS, pack_rows, pack_cols};
+    CYDNNL_MR, CYDNNL_NR, ukernel, ukernel_strided, CYDNNL_PAIRS, pack_rows, pack_cols,
+    col_sums};
