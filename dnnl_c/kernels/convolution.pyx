@@ -192,7 +192,6 @@ cdef inline bint no_col(const conv_shape_t *s) noexcept nogil:
             and s.od == s.id and s.oh == s.ih and s.ow == s.iw)
 
 
-# Channels-first backward data runs its GEMM on blocks of output rows of
 # Channels-first backward data runs the GEMM on blocks of this many output
 # pixels (a multiple of every level's NR: no part-filled tile of C), each
 # block's col added into the phases while it is in L2 (AlexNet conv1, Zen 4:

@@ -101,7 +101,7 @@ cdef void sgemm_parallel(const gemm_kernel_t *uk, char transa, char transb, int6
                          int64_t ldc) noexcept nogil
 
 # A packed once and reused over blocks of columns (backward data's W^T for
-# every block of output rows): the packed size in floats (any level), the
+# every block of output pixels): the packed size in floats (any level), the
 # packing for a B of b's kind, and the product from it (`a` still names
 # the matrix: the fallback without scratch memory reads it).
 cdef int64_t gemm_packed_a_floats(int64_t m, int64_t k) noexcept nogil

@@ -577,7 +577,7 @@ cdef void gemm_run(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, flo
 
 
 # -- A packed once, for products that reuse it over blocks of columns
-# (backward data's W^T, for every block of an image's output rows): per k
+# (backward data's W^T, for every block of an image's output pixels): per k
 # block (at pc * m_pad, m_pad = m rounded up to MR), the MR-row panels of
 # all m rows as gemm_block packs them, in pairs where the product runs in
 # pairs (packed_pairs).
