@@ -210,8 +210,11 @@ cdef inline int64_t phase_floats(const conv_shape_t *s) noexcept nogil:
     row, then a block's col (col2im_phases.h). -1 past int64."""
     cdef int64_t na = s.ow + (s.kw - 1) * (s.dw + 1) // s.sw + 1
     cdef int64_t rows = s.icg * s.id * s.ih, cols = bwd_data_block_cols(s)
+    # each of the four parts under 2^61: their sum fits
     if (rows != 0 and s.sw * na > INT64_MAX // 4 // rows
-            or cols != 0 and col_rows(s) > INT64_MAX // 4 // cols):
+            or cols != 0 and col_rows(s) > INT64_MAX // 4 // cols
+            or col_rows(s) + 16 > INT64_MAX // 4 // max(s.ocg + 1, 1)
+            or s.iw > INT64_MAX // 4):
         return -1
     return (rows * s.sw * na + col_rows(s) * cols + gemm_packed_a_floats(col_rows(s), s.ocg)
             + s.iw)
@@ -228,6 +231,8 @@ cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexc
         a, b = out_spatial(s), s.ocg
     elif direction == CONV_BWD_DATA:    # channels-last's col, or channels-first's phases
         a, b = col_rows(s), out_spatial(s)
+        if phase_floats(s) < 0 or (a != 0 and b > INT64_MAX // a):
+            return SIZE_MAX     # either does not fit (a * b would wrap)
         if phase_floats(s) > a * b:
             a, b = 1, phase_floats(s)
     else:
