@@ -26,8 +26,8 @@ typedef struct {
        run u holds taps tap[run[u]] .. tap[run[u + 1] - 1], in phase
        phase[u], tap t landing from position shift[t] on */
     int nruns;
-    int run[CYDNNL_C2I_MAXT + 1], phase[CYDNNL_C2I_MAXT];
-    int64_t tap[CYDNNL_C2I_MAXT], shift[CYDNNL_C2I_MAXT];
+    int run[CYDNNL_C2I_MAXT + 1];
+    int64_t phase[CYDNNL_C2I_MAXT], tap[CYDNNL_C2I_MAXT], shift[CYDNNL_C2I_MAXT];
 } cydnnl_col2im_w_t;
 
 static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_t iw,
@@ -42,21 +42,27 @@ static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_
     g->nruns = 0;
     if (kw > CYDNNL_C2I_MAXT)
         return;
-    /* taps by phase: the stride's divisions once, not per output row */
-    int n = 0;
-    for (int64_t r = 0; r < sw && n < kw; r++) {
-        const int start = n;
-        for (int64_t t = 0; t < kw; t++)
-            if (t * (dw + 1) % sw == r) {
-                g->tap[n] = t;
-                g->shift[n++] = t * (dw + 1) / sw;
-            }
-        if (n > start) {
-            g->run[g->nruns] = start;
-            g->phase[g->nruns++] = (int)r;
+    /* taps by phase (a stable insertion sort: the stride's divisions once,
+       not per output row) */
+    int64_t ph[CYDNNL_C2I_MAXT];
+    for (int t = 0; t < (int)kw; t++) {
+        const int64_t off = t * (dw + 1), p = off % sw;
+        int i = t;
+        for (; i > 0 && ph[i - 1] > p; i--) {
+            ph[i] = ph[i - 1];
+            g->tap[i] = g->tap[i - 1];
+            g->shift[i] = g->shift[i - 1];
         }
+        ph[i] = p;
+        g->tap[i] = t;
+        g->shift[i] = off / sw;
     }
-    g->run[g->nruns] = n;
+    for (int t = 0; t < (int)kw; t++)
+        if (t == 0 || ph[t] != ph[t - 1]) {
+            g->run[g->nruns] = t;
+            g->phase[g->nruns++] = ph[t];
+        }
+    g->run[g->nruns] = (int)kw;
 }
 
 #if defined(__AVX512F__)
