@@ -324,6 +324,21 @@ cdef float *output_as(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int 
     return stage_f32(NULL, md, tag, scratch, False, NULL)
 
 
+cdef void *gemm_output(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
+                       dnnl_format_tag_t tag, bint gemm, const conv_shape_t *s, bint src_cl,
+                       int *dt, char **scratch) noexcept nogil:
+    """The output in `tag`: bf16 itself where the GEMM kernels round into it
+    (written_as_is; dt says bf16), else f32 (dt f32: its own buffer, or a
+    copy store_output writes back)."""
+    cdef const md_t *md = pd_md(pd, arg)
+    dt[0] = dnnl_f32
+    if (gemm and written_as_is(pd, arg, s, src_cl) and md.data_type == dnnl_bf16
+            and not staged(md, tag, True)):
+        dt[0] = dnnl_bf16
+        return ctx_data(ctx, arg)
+    return output_as(pd, ctx, arg, tag, scratch)
+
+
 cdef dnnl_status_t store_output(const dnnl_primitive_desc *pd, const exec_ctx_t *ctx, int arg,
                                 dnnl_format_tag_t tag, const float *data) noexcept nogil:
     cdef const md_t *md = pd_md(pd, arg)
@@ -369,13 +384,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
         src = gemm_input(pd, ctx, a.src, stag, bf16_in, &lay.src_dt, &scratch, &st)
         wei = gemm_input(pd, ctx, a.wei, wtag, bf16_in, &lay.wei_dt, &scratch, &st)
         bias = input_as(pd, ctx, a.bias, dnnl_a, &scratch, &st)
-        if (gemm and written_as_is(pd, a.dst, &s, lay.src_cl)
-                and pd_md(pd, a.dst).data_type == dnnl_bf16
-                and not staged(pd_md(pd, a.dst), dtag, True)):
-            lay.dst_dt = dnnl_bf16      # the kernels round into dst themselves
-            dst = ctx_data(ctx, a.dst)
-        else:
-            dst = output_as(pd, ctx, a.dst, dtag, &scratch)
+        dst = gemm_output(pd, ctx, a.dst, dtag, gemm, &s, lay.src_cl, &lay.dst_dt, &scratch)
         if st == dnnl_success:
             if gemm:
                 conv_fwd_gemm(&s, lay, src, wei, bias, dst, work, nthr)
@@ -386,13 +395,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     elif pd.desc.prop_kind == dnnl_backward_data:
         wei = gemm_input(pd, ctx, a.wei, wtag, bf16_in, &lay.wei_dt, &scratch, &st)
         dst = gemm_input(pd, ctx, a.dst, dtag, bf16_in, &lay.dst_dt, &scratch, &st)
-        if (gemm and written_as_is(pd, a.src, &s, lay.src_cl)
-                and pd_md(pd, a.src).data_type == dnnl_bf16
-                and not staged(pd_md(pd, a.src), stag, True)):
-            lay.src_dt = dnnl_bf16      # the kernels round into diff_src themselves
-            src = ctx_data(ctx, a.src)
-        else:
-            src = output_as(pd, ctx, a.src, stag, &scratch)
+        src = gemm_output(pd, ctx, a.src, stag, gemm, &s, lay.src_cl, &lay.src_dt, &scratch)
         if st == dnnl_success:
             if gemm:
                 conv_bwd_data_gemm(&s, lay, src, wei, dst, work, nthr)
