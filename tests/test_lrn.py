@@ -226,6 +226,16 @@ def test_windows_wider_than_the_tensor(eng, strm, alg):
         check_f32(eng, strm, [2, 13, 4, 3], alg, ls, 0.9, 0.6, 1.0, tag.nhwc)
 
 
+@pytest.mark.parametrize("layout", [tag.nChw16c, tag.nhwc])
+def test_widest_windows_of_the_blocked_kernels(eng, strm, layout):
+    # windows reaching 15 and 16 channels either side of each of 50: the
+    # AVX-512 kernel's widest, whose sums read up to a whole vector past
+    # either end of a position's channels
+    for ls in (31, 33):
+        impls = check_f32(eng, strm, [2, 50, 3, 4], ACROSS, ls, 0.9, 0.75, 1.0, layout, seed=ls)
+        assert impls == (BEST_ACROSS, BEST_ACROSS)
+
+
 @pytest.mark.parametrize("layout", LAYOUTS_4D)
 @pytest.mark.parametrize("alg", [ACROSS, WITHIN])
 def test_bf16_computes_in_f32_and_rounds_once(eng, strm, alg, layout):
