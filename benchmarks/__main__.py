@@ -1,5 +1,6 @@
 """python -m benchmarks: every step of the three example programs (the CNN
-block in f32 and in bf16, the LSTM training step) and each whole iteration,
+block in f32 and in bf16, and in f32 at bf16's batch, the LSTM training
+step) and each whole iteration,
 for each ISA level this CPU has and each thread count, cydnnl against the
 real oneDNN (ONEDNN_PREFIX) and PyTorch (where `import torch` works), with
 GFLOP/s against the f32 peak measured here. Prints the table, writes it as
@@ -141,6 +142,12 @@ def show(meta, runs):
         print("Speedup of the whole iteration, %d thread(s) / more (goal for cydnnl: >= 1.8x "
               "on 2 threads; BUSY: see the peaks):" % threads[0])
         for line in report.speedups(rows, levels, threads, busy):
+            print("  " + line)
+        print()
+    lines = report.bf16_over_f32(rows, levels, threads)
+    if lines:
+        print("Our bf16 mb32 iteration / our f32 mb32 iteration:")
+        for line in lines:
             print("  " + line)
         print()
     print("oneDNN/ours, torch/ours: their time / ours (above 1: cydnnl faster); torch: the "

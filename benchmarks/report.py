@@ -9,10 +9,12 @@ import os
 from common import NO_REORDER, fmt_ms, table
 
 # the scripts `python -m benchmarks` runs -> the cases (keys of their JSON) they time
-SCRIPTS = {"bench_cnn_block.py": ("f32 mb8", "bf16 mb32"), "bench_lstm.py": ("lstm f32",)}
+SCRIPTS = {"bench_cnn_block.py": ("f32 mb8", "bf16 mb32", "f32 mb32"),
+           "bench_lstm.py": ("lstm f32",)}
 # case -> the example program it times
 PROGRAMS = {"f32 mb8": "cpu_cnn_training_f32 (CNN block, f32, batch 8)",
             "bf16 mb32": "cnn_training_bf16 (CNN block, bf16, batch 32)",
+            "f32 mb32": "CNN block, f32, batch 32 (bf16's yardstick)",
             "lstm f32": "rnn_training_f32 (LSTM fwd + bwd, f32)"}
 LIBS = ("ours", "onednn", "torch")
 
@@ -164,6 +166,23 @@ def speedups(all_rows, levels, threads, busy_runs=()):
                 lines.append("%-48s %-17s %d/%d threads: %s%s" % (
                     PROGRAMS.get(case, case), level, t, threads[0], ", ".join(parts) or "-",
                     "  (BUSY)" if (level, t) in busy_runs else ""))
+    return lines
+
+
+def bf16_over_f32(all_rows, levels, threads):
+    """Lines: our bf16 mb32 iteration's time over our f32 mb32 one per level
+    and thread count, against the goal (0.6 where the level has a bf16 dot
+    product, 1.1 elsewhere: the conversions' cost only)."""
+    at = {(r["program"], r["level"], r["threads"]): r.get("ours_ms") for r in all_rows
+          if r["step"] == "iteration"}
+    lines = []
+    for level in levels:
+        for t in threads:
+            h, f = at.get(("bf16 mb32", level, t)), at.get(("f32 mb32", level, t))
+            if h and f:
+                goal = 0.6 if yardstick(1, "bf16", level) == 2 else 1.1
+                lines.append("%-17s %d thread%s: %.3f (%.1f / %.1f ms; goal <= %.1f)"
+                             % (level, t, "s" * (t > 1), h / f, h, f, goal))
     return lines
 
 
