@@ -432,17 +432,22 @@ class primitive(handle):
         """Runs the primitive on astream with args, {DNNL_ARG_*: memory} for
         every argument its descriptor asks for; it has finished when execute
         returns."""
-        if not isinstance(args, Mapping):
+        # a dict first: the ABC's isinstance takes 0.2 us, a tenth of a tiny
+        # primitive's execute
+        if type(args) is not dict and not isinstance(args, Mapping):
             raise error(c.dnnl_invalid_arguments, "execute arguments must be a dict "
                         "{DNNL_ARG_*: memory}, not %s" % _type_name(args))
         # keys go to dnnl_c as they are: it checks that they are ints. Messages
         # are made only on errors: execute is on every step's path (a small
         # reorder takes 30 us, formatting them took 1).
-        c_args = [(k, v._h if isinstance(v, memory) else
-                   _c(v, "the memory of argument %r" % (k,), memory))
-                  for k, v in args.items()]
+        self._run(astream, [(k, v._h if isinstance(v, memory) else
+                             _c(v, "the memory of argument %r" % (k,), memory))
+                            for k, v in args.items()])
+
+    def _run(self, astream, c_args):
+        """execute's call into dnnl_c: c_args (arg, dnnl_c memory) pairs."""
         status = c.dnnl_primitive_execute(
-            self.get(), astream._h if isinstance(astream, stream) else
+            self._h or self.get(), astream._h if isinstance(astream, stream) else
             _c(astream, "astream", stream), len(c_args), c_args)
         if status != c.dnnl_success:
             error.wrap_c_api(status, "could not execute a primitive")

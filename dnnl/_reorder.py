@@ -3,6 +3,7 @@
 import dnnl_c as c
 from dnnl._engine import engine
 from dnnl._handle import _c
+from dnnl._memory import memory
 from dnnl._primitive import _overloads, _wrap_c_pd, primitive, primitive_desc_base
 
 
@@ -63,7 +64,11 @@ class reorder(primitive):
         """execute(astream, src, dst), or execute(astream, args) with args
         {DNNL_ARG_FROM: memory, DNNL_ARG_TO: memory}, as primitive.execute."""
         if len(args) == 2 and not kwargs:   # the common call, without the binder's 3 us
-            args = ({c.DNNL_ARG_FROM: args[0], c.DNNL_ARG_TO: args[1]},)
+            src, dst = args
+            if isinstance(src, memory) and isinstance(dst, memory):     # no dict either
+                self._run(astream, [(c.DNNL_ARG_FROM, src._h), (c.DNNL_ARG_TO, dst._h)])
+                return
+            args = ({c.DNNL_ARG_FROM: src, c.DNNL_ARG_TO: dst},)
         elif len(args) + len(kwargs) == 2:
             a = self._execute_signature.bind(args, kwargs)
             args = ({c.DNNL_ARG_FROM: a["src"], c.DNNL_ARG_TO: a["dst"]},)
