@@ -257,12 +257,12 @@ def test_given_layouts(eng, strm, layouts):
 @pytest.mark.parametrize("mb", [1, 3])
 @pytest.mark.parametrize("lay", [tag.nhwc, tag.nchw])
 def test_diff_bias_layouts(eng, strm, dts, mb, lay):
-    """diff_bias, summed block by block of 256 pixels with the weight
-    gradient (5 taps along kw: read in place) or after it (mb1 with threads):
-    from a channels-last diff_dst 16 channels at a time, 37 channels (two
-    whole groups and 5), 340 pixels; from a channels-first one pixel after
-    pixel."""
-    p = parse_desc("mb%dic3ih24iw21oc37oh20ow17kh5kw5" % mb)
+    """diff_bias, summed block by block of pixels (two, of 512 at most) with
+    the weight gradient (5 taps along kw: read in place) or after it (mb1 with
+    threads): from a channels-last diff_dst 16 channels at a time, 37
+    channels (two whole groups and 5), 570 pixels; from a channels-first one
+    pixel after pixel."""
+    p = parse_desc("mb%dic3ih34iw23oc37oh30ow19kh5kw5" % mb)
     r = run_conv(eng, strm, p, dts=dts, layouts={"src": lay, "dst": lay})
     assert r["pds"][2].diff_dst_desc() == memory.desc(shapes(p)[3], dts[0], lay)
     _, _, dw, db = expected(p, r)

@@ -141,6 +141,8 @@ GEOMS = [
     # no padding: the weight gradient's P^T . X reads P in place too
     (3, (1, 13, 60), (1, 3, 11), (1, 2, 4), (0, 0, 0), (0, 0, 0)),
     (6, (2, 5, 9), (2, 2, 3), (1, 1, 2), (0, 1, 0), (0, 0, 0)),
+    # 999 pixels: two k blocks of the weight gradient, the second odd (bf16 pairs)
+    (3, (1, 29, 41), (1, 3, 5), (1, 1, 1), (0, 0, 0), (0, 0, 0)),
 ]
 
 
