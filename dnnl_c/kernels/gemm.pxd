@@ -54,11 +54,12 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
         void (*pack_pair_rows)(const uint16_t *a, int64_t rs, const int64_t *off, int64_t kp,
                                int64_t rows, uint32_t *dst, int64_t w) noexcept nogil
         # the same with bf16 A read in place: pair q of row i is
-        # a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16, in runs (gemm_kernels.h)
+        # a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16, in runs (gemm_kernels.h);
+        # bias as ukernel_strided's
         void (*ukernel_bf16_strided)(int64_t nruns, const int32_t *runs, const uint16_t *a,
                                      int64_t rs, const int64_t *off, const uint32_t *b,
                                      float *c, int64_t ldc, float alpha, float beta,
-                                     int64_t rows) noexcept nogil
+                                     int64_t rows, const float *bias) noexcept nogil
         # bf16 matrices straight into pair panels, as pack_rows / pack_cols below
         # (NULL below avx512_core_bf16)
         void (*pack_rows_bf16)(const uint16_t *src, int64_t ld, int64_t rows, int64_t kc,

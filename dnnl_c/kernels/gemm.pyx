@@ -270,9 +270,9 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
     4 x 12 + 7); a tile whose windows lie inside src is read there in place
     (ukernel_strided; with pairs, bf16 patches by ukernel_bf16_strided over
     `runs`, B in pair panels), any other is packed into ap (and ap2) first.
-    bias (if not NULL, nc long) is added as the f32 kernel stores a tile
-    read in place (a pass over the image's dst cost 2% of f32 conv1), after
-    any other."""
+    bias (if not NULL, nc long) is added as the kernel (f32 or bf16) stores
+    a tile read in place (a pass over the image's dst cost 2% of f32 conv1),
+    after any other."""
     cdef const conv_geom_t *g = a.geom
     cdef int64_t MR = uk.mr, NR = uk.nr, rs = g.sw * g.pix_stride
     cdef int64_t kp = (kc + 1) // 2
@@ -328,7 +328,8 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                 if inside and pairs:
                     uk.ukernel_bf16_strided(nruns, runs, <const uint16_t *>a.ptr + org, rs,
                                             toff, <const uint32_t *>bp + tj * bstep, dst, ld,
-                                            alpha, b_beta, rows)
+                                            alpha, b_beta, rows,
+                                            bias + jr if bias != NULL and dst != edge else NULL)
                 elif inside:
                     uk.ukernel_strided(kc, <const float *>a.ptr + org, rs, toff,
                                        bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows,
@@ -340,7 +341,7 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     uk.ukernel(kc, ap, bp + tj * bstep, dst, ld, alpha, b_beta, rows)
                 if dst == edge:
                     edge_out(edge, NR, rows, cols, beta, c + (i + q) * ldc + jr, ldc)
-                if bias != NULL and (dst == edge or pairs or not inside):
+                if bias != NULL and (dst == edge or not inside):
                     add_bias(c + (i + q) * ldc + jr, ldc, rows, cols, bias + jr)
             q += rows
         i += seg

@@ -26,10 +26,12 @@ typedef struct {
     /* a tile of bf16 A read in place into a pair panel (cydnnl_pack_pair_rows) */
     void (*pack_pair_rows)(const uint16_t *a, int64_t rs, const int64_t *off, int64_t kp,
                            int64_t rows, uint32_t *dst, int64_t w);
-    /* the same with bf16 A read in place (cydnnl_ukernel_bf16_strided) */
+    /* the same with bf16 A read in place (cydnnl_ukernel_bf16_strided); bias
+       as ukernel_strided's */
     void (*ukernel_bf16_strided)(int64_t nruns, const int32_t *runs, const uint16_t *a,
                                  int64_t rs, const int64_t *off, const uint32_t *b, float *c,
-                                 int64_t ldc, float alpha, float beta, int64_t rows);
+                                 int64_t ldc, float alpha, float beta, int64_t rows,
+                                 const float *bias);
     /* bf16 matrices straight into pair panels, as pack_rows / pack_cols
        below pack f32 ones (NULL below avx512_core_bf16) */
     void (*pack_rows_bf16)(const uint16_t *src, int64_t ld, int64_t rows, int64_t kc,

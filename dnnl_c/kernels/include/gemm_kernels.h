@@ -422,12 +422,14 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
    zero). The pairs come in runs: runs[r] = n > 0 is n pairs whose halves are
    adjacent (off[2q + 1] == off[2q] + 1), read with one 32-bit load per row;
    n < 0 is -n pairs read half by half (a pair across the end of a kernel
-   row, a lone last tap, or pixels paired along k). */
+   row, a lone last tap, or pixels paired along k). bias (NR floats, or NULL)
+   is added as the tile is stored, as cydnnl_ukernel_strided does. */
 CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_strided_mr(const int mr, int64_t nruns,
                                                          const int32_t *runs, const uint16_t *a,
                                                          int64_t rs, const int64_t *off,
                                                          const uint32_t *b, float *c,
-                                                         int64_t ldc, float alpha, float beta) {
+                                                         int64_t ldc, float alpha, float beta,
+                                                         const float *bias) {
     __m512 acc[CYDNNL_MR][2];
     cydnnl_prefetch_tile(c, ldc, mr);
     for (int i = 0; i < mr; ++i) {
@@ -469,17 +471,17 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_strided_mr(const int mr, int64_t n
     #pragma GCC unroll 16
     for (int i = 0; i < mr; ++i)
         cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta,
-                         NULL);
+                         bias);
 }
 
 #define CYDNNL_BF16_STRIDED_CASE(n)                                                      \
     case n: cydnnl_ukernel_bf16_strided_mr(n, nruns, runs, a, rs, off, b, c, ldc, alpha, \
-                                           beta); break;
+                                           beta, bias); break;
 CYDNNL_INLINE void cydnnl_ukernel_bf16_strided(int64_t nruns, const int32_t *runs,
                                                const uint16_t *a, int64_t rs,
                                                const int64_t *off, const uint32_t *b,
                                                float *c, int64_t ldc, float alpha, float beta,
-                                               int64_t rows) {
+                                               int64_t rows, const float *bias) {
     switch (rows) {
         CYDNNL_BF16_STRIDED_CASE(1) CYDNNL_BF16_STRIDED_CASE(2) CYDNNL_BF16_STRIDED_CASE(3)
         CYDNNL_BF16_STRIDED_CASE(4) CYDNNL_BF16_STRIDED_CASE(5) CYDNNL_BF16_STRIDED_CASE(6)

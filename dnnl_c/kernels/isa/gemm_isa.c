@@ -29,8 +29,9 @@ static void ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b, float
 
 static void ukernel_bf16_strided(int64_t nruns, const int32_t *runs, const uint16_t *a,
                                  int64_t rs, const int64_t *off, const uint32_t *b, float *c,
-                                 int64_t ldc, float alpha, float beta, int64_t rows) {
-    cydnnl_ukernel_bf16_strided(nruns, runs, a, rs, off, b, c, ldc, alpha, beta, rows);
+                                 int64_t ldc, float alpha, float beta, int64_t rows,
+                                 const float *bias) {
+    cydnnl_ukernel_bf16_strided(nruns, runs, a, rs, off, b, c, ldc, alpha, beta, rows, bias);
 }
 
 static void pack_pair_rows(const uint16_t *a, int64_t rs, const int64_t *off, int64_t kp,
