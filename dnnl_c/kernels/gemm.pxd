@@ -34,6 +34,8 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
     ctypedef struct gemm_kernel_t "cydnnl_gemm_kernel_t":
         int mr
         int nr
+        # floats per element of a packed A panel (4 at SSE: each broadcast)
+        int a_lanes
         # the first `rows` (1..mr) rows of a tile of C
         void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
                         float alpha, float beta, int64_t rows) noexcept nogil
@@ -115,14 +117,14 @@ cdef void gemm_packed_a(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k
 # B packed once and reused (an RNN's weights at every time step): the
 # packed size in floats for the kernel's panels, the packing (threaded), and
 # the product from it (f32 A; nthr threads split the columns, each with
-# gemm_packed_work_floats() floats of `work`, 64-byte aligned).
+# gemm_packed_work_floats(uk) floats of `work`, 64-byte aligned).
 cdef int64_t gemm_packed_b_floats(const gemm_kernel_t *uk, int64_t k, int64_t n) noexcept nogil
 cdef void gemm_pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t k, int64_t n,
                       float *out) noexcept nogil
 cdef void gemm_packed_b(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                         const gemm_operand_t *a, const float *bp, float beta, float *c,
                         int64_t ldc, int nthr, float *work) noexcept nogil
-cdef int64_t gemm_packed_work_floats() noexcept nogil
+cdef int64_t gemm_packed_work_floats(const gemm_kernel_t *uk) noexcept nogil
 # Columns [n0, n1) of the same product on the caller's thread (n0 a
 # multiple of uk.nr): for callers that split the columns themselves.
 cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1,

@@ -31,6 +31,7 @@ DEF NC = 4096        # a multiple of every level's NR (8, 16, 32)
 # loaded and stored fewer times.
 DEF PKC = 1024
 DEF KMAX = 1024      # the largest k block of either
+DEF MAX_A_LANES = 4  # the most floats a level's packed A takes an element (SSE)
 
 
 cdef const gemm_kernel_t *gemm_kernel_for(int isa) noexcept nogil:
@@ -118,8 +119,32 @@ cdef float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexcept nogi
     return v
 
 
+cdef inline void expand_lanes(float *x, int64_t n, int lanes) noexcept nogil:
+    """x[:n] -> each element `lanes` times over x[:n * lanes], in place (from
+    the end: element i is read before anything lands on it)."""
+    cdef int64_t i
+    cdef int l
+    cdef float v
+    if lanes <= 1:
+        return
+    i = n - 1
+    while i >= 0:
+        v = x[i]
+        for l in range(lanes):
+            x[i * lanes + l] = v
+        i -= 1
+
+
 cdef void pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a, int64_t i0, int64_t mc,
                  int64_t p0, int64_t kc, float *ap) noexcept nogil:
+    """op(A)[i0:i0+mc, p0:p0+kc] into MR-row panels, zero rows past mc, each
+    element uk.a_lanes times (ap holds that many times the panels)."""
+    pack_a_plain(uk, a, i0, mc, p0, kc, ap)
+    expand_lanes(ap, (mc + uk.mr - 1) // uk.mr * uk.mr * kc, uk.a_lanes)
+
+
+cdef void pack_a_plain(const gemm_kernel_t *uk, const gemm_operand_t *a, int64_t i0, int64_t mc,
+                       int64_t p0, int64_t kc, float *ap) noexcept nogil:
     """op(A)[i0:i0+mc, p0:p0+kc] into MR-row panels, zero rows past mc."""
     cdef int64_t t, r0, i, p, rows, MR = uk.mr
     cdef int64_t toff[KMAX]
@@ -236,7 +261,7 @@ cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t 
                                 <const uint32_t *>bp + tj * bps, dst, ld, alpha,
                                 beta if dst != edge else 0.0, rows)
             else:
-                uk.ukernel(kc, ap + ir * kc, bp + tj * bps, dst, ld, alpha,
+                uk.ukernel(kc, ap + ir * kc * uk.a_lanes, bp + tj * bps, dst, ld, alpha,
                            beta if dst != edge else 0.0, rows)
             if dst == edge:
                 edge_out(edge, NR, rows, cols, beta, c + ir * ldc + jr, ldc)
@@ -316,6 +341,7 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                 for r in range(kc):
                     for j in range(rows, MR):
                         ap[r * MR + j] = 0
+                expand_lanes(ap, kc * MR, uk.a_lanes)
                 if pairs:
                     uk.pack_pairs(ap, kc, MR, <uint32_t *>ap2)
             for tj in range((nc + NR - 1) // NR):
@@ -417,11 +443,12 @@ cdef int64_t even_split(int64_t total, int64_t most, int64_t unit) noexcept nogi
     return (size + unit - 1) // unit * unit
 
 
-cdef inline size_t work_floats(int64_t kcb, int64_t ncb) noexcept nogil:
-    """gemm_block's work for blocks kcb x ncb: f32 panels, the edge tile, and
-    the pair panels (ceil(kcb / 2) rows)."""
+cdef inline size_t work_floats(const gemm_kernel_t *uk, int64_t kcb, int64_t ncb) noexcept nogil:
+    """gemm_block's work for blocks kcb x ncb: f32 panels (A's a_lanes
+    floats an element), the edge tile, and the pair panels (ceil(kcb / 2)
+    rows)."""
     cdef int64_t kp = (kcb + 1) // 2
-    return MC * kcb + kcb * ncb + MAX_MR * MAX_NR + kp * (MC + ncb) + 16
+    return MC * kcb * uk.a_lanes + kcb * ncb + MAX_MR * MAX_NR + kp * (MC + ncb) + 16
 
 
 cdef inline bint packed_pairs(const gemm_kernel_t *uk, const gemm_operand_t *a,
@@ -436,11 +463,11 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
                      const float *apk, int64_t apk_ld, const gemm_operand_t *b, float beta,
                      float *c, int64_t ldc, float *work, const float *bias) noexcept nogil:
     """Rows [m0, m1) x columns [n0, n1) of C in blocks of kcb x ncb; work holds
-    work_floats(kcb, ncb). bias (if not NULL) is added to C's rows after the
+    work_floats(uk, kcb, ncb). bias (if not NULL) is added to C's rows after the
     last k block, a block of C at a time while it is in cache. apk: A's
     panels packed once (gemm_pack_a; k blocks apk_ld rows apart), else NULL."""
     cdef float *ap = work
-    cdef float *bp = work + MC * kcb
+    cdef float *bp = work + MC * kcb * uk.a_lanes
     cdef float *edge = bp + kcb * ncb
     # bf16 dot products where the level has them and both operands are bf16
     # numbers: the f32 panels are repacked in pairs of k.
@@ -484,7 +511,7 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
             for ic in range(m0, m1, MC):
                 mc = m1 - ic if m1 - ic < MC else MC
                 if apk != NULL:     # row ic's panel in its k block
-                    a_use = apk + pc * apk_ld + ic * ((kc + 1) // 2 if pairs else kc)
+                    a_use = apk + (pc * apk_ld + ic * ((kc + 1) // 2 if pairs else kc)) * uk.a_lanes
                 else:
                     pack_a_panels(uk, a, ic, mc, pc, kc, pairs, ap, ap2)
                     a_use = ap2 if pairs else ap
@@ -555,7 +582,7 @@ cdef void gemm_run(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, flo
     # in one block, each tile of C stored once (f32 conv1 2% faster)
     kcb = even_split(k, KMAX if apk == NULL and patches_in_place(uk, a, b) else KC, 4)
     ncb = even_split(chunk if by_cols else n, NC, NR)
-    stride = (work_floats(kcb, ncb) + 15) // 16 * 16
+    stride = (work_floats(uk, kcb, ncb) + 15) // 16 * 16
     work = <float *>cydnnl_thread_scratch(nchunks * stride * sizeof(float))
     if work == NULL:
         naive(0, m, 0, n, k, alpha, a, b, beta, c, ldc, bias)
@@ -584,7 +611,8 @@ cdef void gemm_run(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, flo
 # pairs (packed_pairs).
 
 cdef int64_t gemm_packed_a_floats(int64_t m, int64_t k) noexcept nogil:
-    return k * ((m + MAX_MR - 1) // MAX_MR * MAX_MR) + 16
+    # any level's: a_lanes floats an element at most
+    return k * ((m + MAX_MR - 1) // MAX_MR * MAX_MR) * MAX_A_LANES + 16
 
 
 cdef void gemm_pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a,
@@ -597,7 +625,7 @@ cdef void gemm_pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a,
         kc = k - pc if k - pc < kcb else kcb
         for ic in range(0, m, MC):
             mc = m - ic if m - ic < MC else MC
-            dst = out + pc * m_pad + ic * ((kc + 1) // 2 if pairs else kc)
+            dst = out + (pc * m_pad + ic * ((kc + 1) // 2 if pairs else kc)) * uk.a_lanes
             if pairs:       # a bf16 matrix: straight into pairs, no f32 panel
                 pack_pairs_bf16(uk, a, a.trans == b'N', pc, kc, ic, mc, uk.mr,
                                 <uint32_t *>dst)
@@ -672,8 +700,8 @@ cdef void gemm_pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t 
         pack_b(uk, b, 0, k, j0, n - j0 if n - j0 < w else w, out + j0 * k)
 
 
-cdef int64_t gemm_packed_work_floats() noexcept nogil:
-    return MC * PKC + MAX_MR * MAX_NR + 32
+cdef int64_t gemm_packed_work_floats(const gemm_kernel_t *uk) noexcept nogil:
+    return MC * PKC * uk.a_lanes + MAX_MR * MAX_NR + 32
 
 
 cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1,
@@ -684,7 +712,7 @@ cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int
     and block of MC rows of A, its packed panels. The k blocks are long (PKC)
     for the few rows of an RNN step, as for any product (KC) for more."""
     cdef float *ap = work
-    cdef float *edge = work + MC * PKC
+    cdef float *edge = work + MC * PKC * uk.a_lanes
     cdef int64_t pc, kc, ic, mc, i, j
     cdef int64_t kcb = even_split(k, PKC if m <= MC else KC, 4)
     if n1 > n:
@@ -724,4 +752,4 @@ cdef void gemm_packed_b(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k
     for t in prange(nchunks, schedule='static', num_threads=nthr):
         lo = t * chunk
         gemm_packed_b_cols(uk, m, lo, lo + chunk, n, k, alpha, a, bp, beta, c, ldc,
-                           work + t * gemm_packed_work_floats())
+                           work + t * gemm_packed_work_floats(uk))

@@ -121,7 +121,7 @@ cdef int64_t packing_floats(const rnn_shape_t *s, const gemm_kernel_t *uk, int n
     packing areas."""
     if uk == NULL:
         return 0
-    return pack_area_floats(s, uk, bwd) + nthr * up16(gemm_packed_work_floats())
+    return pack_area_floats(s, uk, bwd) + nthr * up16(gemm_packed_work_floats(uk))
 
 
 cdef inline int64_t pack_area_floats(const rnn_shape_t *s, const gemm_kernel_t *uk,
@@ -245,7 +245,7 @@ cdef void fwd_step(const rnn_cell_t *cell, const packed_t *p, const rnn_shape_t 
         if hprev != NULL:
             for q in range(s.G):
                 gemm_packed_b_cols(p.uk, N, q * DHC + j0, q * DHC + j1, GD, SIC, 1.0, &oa, p.b,
-                                   1.0, g, GD, p.work + t * up16(gemm_packed_work_floats()))
+                                   1.0, g, GD, p.work + t * up16(gemm_packed_work_floats(p.uk)))
         cell.fwd(N, DHC, j0, j1, g, GD, bias, peep, cprev, DHC, c, DHC, hout, DHC, 0)
 
 

@@ -96,7 +96,7 @@ def sgemm_packed(str transb, long m, long n, long k, float alpha, float[::1] a, 
     cdef const gemm_kernel_t *uk = kernel(isa)
     cdef int nthr = omp_get_max_threads()
     bp = np.full(gemm_packed_b_floats(uk, k, n), np.nan, np.float32)
-    work = np.full(nthr * gemm_packed_work_floats(), np.nan, np.float32)
+    work = np.full(nthr * gemm_packed_work_floats(uk), np.nan, np.float32)
     cdef float[::1] bpv = bp, wv = work
     cdef gemm_operand_t ob = matrix_operand(&b[0], dnnl_f32, ord(transb), ldb)
     cdef gemm_operand_t oa = matrix_operand(&a[0], dnnl_f32, b'N', lda)

@@ -7,6 +7,9 @@
 
 typedef struct {
     int mr, nr;     /* the register tile: rows of A, columns of B */
+    /* floats per element of a packed A panel: 1, or (SSE) 4, each element
+       broadcast to a vector (gemm_kernels.h's CYDNNL_A_LANES) */
+    int a_lanes;
     /* the first `rows` (1..mr) rows of a tile of C */
     void (*ukernel)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
                     float alpha, float beta, int64_t rows);

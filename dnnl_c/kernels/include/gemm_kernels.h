@@ -21,6 +21,16 @@
 #define CYDNNL_MR 6
 #endif
 #define CYDNNL_NR (CYDNNL_VEC ? 2 * CYDNNL_VEC : 16)
+/* SSE has no broadcast from memory: a shuffle per element of A (and the
+   copy around it) made the packed kernel issue-bound at 70% of the
+   multiply-add peak. There packed A panels hold each element as a whole
+   vector (gemm.pyx expands them once per panel; the tiles of all B's
+   panels reuse it): 86-90% in the same loop. */
+#if CYDNNL_VEC == 4
+#define CYDNNL_A_LANES 4
+#else
+#define CYDNNL_A_LANES 1
+#endif
 
 #if CYDNNL_VEC
 /* one row of a B panel's half: CYDNNL_VEC floats (cydnnl_common.h's types) */
@@ -79,10 +89,15 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const floa
         cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
         #pragma GCC unroll 16
         for (int i = 0; i < mr; ++i) {
-            acc[i][0] += a[i] * b0;
-            acc[i][1] += a[i] * b1;
+#if CYDNNL_A_LANES > 1
+            const cydnnl_vf av = cydnnl_ld(a + i * CYDNNL_A_LANES);
+#else
+            const float av = a[i];
+#endif
+            acc[i][0] += av * b0;
+            acc[i][1] += av * b1;
         }
-        a += CYDNNL_MR;
+        a += CYDNNL_MR * CYDNNL_A_LANES;
         b += CYDNNL_NR;
     }
     #pragma GCC unroll 16
