@@ -210,10 +210,11 @@ cdef inline int64_t phase_floats(const conv_shape_t *s) noexcept nogil:
     row, then a block's col (col2im_phases.h). -1 past int64."""
     cdef int64_t na = s.ow + (s.kw - 1) * (s.dw + 1) // s.sw + 1
     cdef int64_t rows = s.icg * s.id * s.ih, cols = bwd_data_block_cols(s)
-    # each of the four parts under 2^61: their sum fits
+    # each of the four parts under 2^61: their sum fits (packed W^T takes up
+    # to 4 floats an element: gemm_packed_a_floats)
     if (rows != 0 and s.sw * na > INT64_MAX // 4 // rows
             or cols != 0 and col_rows(s) > INT64_MAX // 4 // cols
-            or col_rows(s) + 16 > INT64_MAX // 4 // max(s.ocg + 1, 1)
+            or col_rows(s) + 16 > INT64_MAX // 16 // max(s.ocg + 1, 1)
             or s.iw > INT64_MAX // 4):
         return -1
     return (rows * s.sw * na + col_rows(s) * cols + gemm_packed_a_floats(col_rows(s), s.ocg)

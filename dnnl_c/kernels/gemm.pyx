@@ -511,7 +511,8 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
             for ic in range(m0, m1, MC):
                 mc = m1 - ic if m1 - ic < MC else MC
                 if apk != NULL:     # row ic's panel in its k block
-                    a_use = apk + (pc * apk_ld + ic * ((kc + 1) // 2 if pairs else kc)) * uk.a_lanes
+                    a_use = apk + (pc * apk_ld
+                                   + ic * ((kc + 1) // 2 if pairs else kc)) * uk.a_lanes
                 else:
                     pack_a_panels(uk, a, ic, mc, pc, kc, pairs, ap, ap2)
                     a_use = ap2 if pairs else ap

@@ -70,5 +70,5 @@ static void col_sums(const void *x, int bf16, int64_t ld, int64_t rows, int64_t 
 }
 
 const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {
-    CYDNNL_MR, CYDNNL_NR, CYDNNL_A_LANES, ukernel, ukernel_strided, CYDNNL_PAIRS, pack_rows, pack_cols,
-    col_sums};
+    CYDNNL_MR, CYDNNL_NR, CYDNNL_A_LANES, ukernel, ukernel_strided, CYDNNL_PAIRS, pack_rows,
+    pack_cols, col_sums};
