@@ -381,10 +381,10 @@ cdef inline void fwd_bf16_image(const conv_shape_t *s, conv_layout_t lay, int64_
     fwd_one(s, lay, n, 0, src, wei, bias if lay.dst_cl else NULL, buf, parallel)
     if lay.dst_cl:
         bias = NULL
+    else:
+        rows, length = s.ocg, out_spatial(s)
     # (bias and) rounding in one pass, a block of rows at a time while it is in
     # cache (separate passes each read the image's f32 buffer again)
-    if not lay.dst_cl:
-        rows, length = s.ocg, out_spatial(s)
     blk = max(1, 8192 // length)
     if parallel:
         for t in prange((rows + blk - 1) // blk, schedule='static'):
