@@ -143,6 +143,9 @@ GEOMS = [
     (6, (2, 5, 9), (2, 2, 3), (1, 1, 2), (0, 1, 0), (0, 0, 0)),
     # 999 pixels: two k blocks of the weight gradient, the second odd (bf16 pairs)
     (3, (1, 29, 41), (1, 3, 5), (1, 1, 1), (0, 0, 0), (0, 0, 0)),
+    # rows of 300 pixels over 6 taps: SSE's bands (kernels/patches.pyx) hold
+    # 75 pixels, four to a row, tiles starting new ones mid-row
+    (2, (1, 3, 300), (1, 3, 1), (1, 1, 1), (0, 0, 0), (0, 1, 0)),
 ]
 
 

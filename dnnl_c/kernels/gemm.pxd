@@ -46,6 +46,12 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
                                 const float *b, int64_t ldb, float *c, int64_t ldc,
                                 float alpha, float beta, int64_t rows,
                                 const float *bias) noexcept nogil
+        # the same from a band of the source expanded to a_lanes floats an element
+        # (element (i, p) the vector at a + i * rs + off[p]); NULL where a_lanes is 1
+        void (*ukernel_wide)(int64_t kc, const float *a, int64_t rs, const int64_t *off,
+                             const float *b, int64_t ldb, float *c, int64_t ldc,
+                             float alpha, float beta, int64_t rows,
+                             const float *bias) noexcept nogil
         # bf16 dot products (avx512_core_bf16; NULL below)
         void (*pack_pairs)(const float *src, int64_t kc, int64_t w,
                            uint32_t *dst) noexcept nogil

@@ -15,6 +15,8 @@ from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.prefetch cimport prefetch_span
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 from dnnl_c.kernels.patches cimport (patch_row, patch_col, tap_offsets, run_inside, pixel_runs,
+                                     BAND_LANES, band_line_floats, band_floats, band_offsets,
+                                     expand_band,
                                      pixels_by_taps)
 
 cdef extern from "kernels/include/gemm_isa.h" nogil:
@@ -306,10 +308,21 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t es = 2 if a.src_dt == dnnl_bf16 else 4, nrr = 0
     cdef int64_t rr_off[KMAX]
     cdef int64_t rr_len[KMAX]
-    cdef bint inside
+    cdef bint inside, in_band
     cdef float *dst
     cdef float b_beta
     cdef int64_t ld
+    # SSE: tiles read from bands (patches.pxd) of up to band_pix pixels,
+    # after the tile panel in ap; band_p0 .. band_p1 the current band's
+    cdef int64_t band_pix = 0, band_rs = 0, band_p0 = 0, band_p1 = 0, band_org
+    cdef int64_t boff[KMAX]
+    cdef float *band = ap + MAX_MR * kc * uk.a_lanes
+    if uk.ukernel_wide != NULL and uk.a_lanes == BAND_LANES and not pairs:
+        band_pix = g.ow
+        while band_pix > 0 and band_floats(g, band_pix, p0, kc) > (MC - MAX_MR) * kc * uk.a_lanes:
+            band_pix //= 2
+        if band_pix > 0:
+            band_rs = band_offsets(g, band_pix, p0, kc, boff)
     for r in range(kc):     # the k block's runs of adjacent taps
         if r > 0 and toff[r] == toff[r - 1] + 1:
             rr_len[nrr - 1] += 1
@@ -326,11 +339,26 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
             rows = (seg - q) // ntiles
             ntiles -= 1
             inside = run_inside(g, i0 + i + q, rows, &org)
+            in_band = False
+            if inside and band_pix > 0:
+                if i0 + i + q < band_p0 or i0 + i + q + rows > band_p1:
+                    band_p0, band_p1 = i0 + i + q, i0 + i + q     # a band from this tile on
+                    while (band_p1 - band_p0 < min(band_pix, seg - q)
+                           and run_inside(g, band_p0, band_p1 - band_p0 + 1, &band_org)):
+                        band_p1 += 1
+                    if band_p1 - band_p0 >= rows:
+                        expand_band(a, org, band_p1 - band_p0, band_line_floats(g, band_pix),
+                                    p0, kc, band)
+                    else:
+                        band_p1 = band_p0       # none
+                in_band = band_p0 <= i0 + i + q and i0 + i + q + rows <= band_p1
+            if a.src_dt == dnnl_bf16 and not pairs:     # in place only from a band
+                inside = in_band
             # the next tile's windows into L2 while this one computes: its
             # rows of src (a kernel row a run) are new lines the prefetchers
             # do not foresee
             nxt = i + q + rows
-            if nxt < mc:
+            if nxt < mc and band_pix == 0:
                 rows2 = min(rows, g.ow - (i0 + nxt) % g.ow, mc - nxt)
                 if run_inside(g, i0 + nxt, rows2, &org2):
                     for r in range(nrr):
@@ -356,6 +384,10 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                             toff, <const uint32_t *>bp + tj * bstep, dst, ld,
                                             alpha, b_beta, rows,
                                             bias + jr if bias != NULL and dst != edge else NULL)
+                elif in_band:
+                    uk.ukernel_wide(kc, band + (i0 + i + q - band_p0) * band_rs, band_rs, boff,
+                                    bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows,
+                                    bias + jr if bias != NULL and dst != edge else NULL)
                 elif inside:
                     uk.ukernel_strided(kc, <const float *>a.ptr + org, rs, toff,
                                        bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows,
@@ -432,7 +464,8 @@ cdef inline bint patches_in_place(const gemm_kernel_t *uk, const gemm_operand_t 
     """Whether gemm_block reads patches as A in place (no im2col panels): f32
     ones by the f32 kernel, bf16 ones in pairs by the bf16 one."""
     return (a.kind == OPND_PATCHES and a.trans == b'N'
-            and (a.src_dt != dnnl_bf16 or (uk.ukernel_bf16 != NULL and bf16_valued(b))))
+            and (a.src_dt != dnnl_bf16 or uk.ukernel_wide != NULL
+                 or (uk.ukernel_bf16 != NULL and bf16_valued(b))))
 
 
 cdef int64_t even_split(int64_t total, int64_t most, int64_t unit) noexcept nogil:

@@ -79,3 +79,18 @@ cdef void pixel_runs(const gemm_operand_t *o, int64_t pix0, int64_t npix, int64_
 # out[p * ld + j] = P[pix0 + p, t0 + j] (toff: taps t0 ...).
 cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, const int64_t *toff,
                          int64_t ntaps, int64_t npix, float *out, int64_t ld) noexcept nogil
+# Bands (SSE's in-place patches, kernels/gemm.pyx): the source lines under
+# the windows of npix output pixels of one row for taps t0 .. t0+kc, each
+# element as 4 floats (BAND_LANES), so that the micro-kernel loads a whole
+# vector where it would broadcast (SSE has no broadcast from memory). A
+# line's floats for npix pixels, the band's, its tap offsets (returning its
+# pixel stride), all in floats, and the copy from the window at `origin`
+# (run_inside's), lines lw floats apart.
+cdef enum:
+    BAND_LANES = 4
+cdef int64_t band_line_floats(const conv_geom_t *g, int64_t npix) noexcept nogil
+cdef int64_t band_floats(const conv_geom_t *g, int64_t npix, int64_t t0, int64_t kc) noexcept nogil
+cdef int64_t band_offsets(const conv_geom_t *g, int64_t npix, int64_t t0, int64_t kc,
+                          int64_t *toff) noexcept nogil
+cdef void expand_band(const gemm_operand_t *o, int64_t origin, int64_t npix, int64_t lw,
+                      int64_t t0, int64_t kc, float *band) noexcept nogil

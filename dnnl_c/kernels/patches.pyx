@@ -9,6 +9,9 @@ from dnnl_c.dnnl_types cimport dnnl_bf16
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.gemm cimport gemm_operand_t, conv_geom_t
 
+cdef extern from "kernels/include/patch_bands.h" nogil:
+    void cydnnl_spread4(const void *src, int bf16, int64_t step, int64_t n, float *dst)
+
 
 cdef inline void gather(const gemm_operand_t *o, int64_t start, int64_t step, float *out,
                         int64_t stride, int64_t n) noexcept nogil:
@@ -203,3 +206,63 @@ cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, cons
                     out[(p + q) * ld + j] = f[org + toff[j]]
         p += run
         next_pixels(g, run, &od, &oh, &ow)
+
+
+# Bands: a line is one (ic, kd, kh) channels-first, one (kd, kh)
+# channels-last (its columns then hold all icg channels), as tap_of orders
+# the taps: tap t lies on line t // (kw * cw), cw channels a column.
+
+cdef inline int64_t band_cw(const conv_geom_t *g) noexcept nogil:
+    return g.icg if g.cl else 1
+
+
+cdef int64_t band_line_floats(const conv_geom_t *g, int64_t npix) noexcept nogil:
+    """A line's floats for npix pixels: their windows' columns, cw channels each."""
+    return ((npix - 1) * g.sw + (g.kw - 1) * (g.dw + 1) + 1) * band_cw(g) * BAND_LANES
+
+
+cdef inline int64_t band_lines(const conv_geom_t *g, int64_t t0, int64_t kc) noexcept nogil:
+    cdef int64_t tpl = g.kw * band_cw(g)
+    return (t0 + kc - 1) // tpl - t0 // tpl + 1
+
+
+cdef int64_t band_floats(const conv_geom_t *g, int64_t npix, int64_t t0, int64_t kc) noexcept nogil:
+    return band_lines(g, t0, kc) * band_line_floats(g, npix)
+
+
+cdef int64_t band_offsets(const conv_geom_t *g, int64_t npix, int64_t t0, int64_t kc,
+                          int64_t *toff) noexcept nogil:
+    """toff[t]: tap t0 + t's offset in a band for npix pixels; returns the
+    pixels' stride there."""
+    cdef int64_t cw = band_cw(g), tpl = g.kw * cw, lw = band_line_floats(g, npix)
+    cdef int64_t t, r
+    for t in range(kc):
+        r = (t0 + t) % tpl      # kw * cw + c along the line
+        toff[t] = ((t0 + t) // tpl - t0 // tpl) * lw + ((r // cw) * (g.dw + 1) * cw
+                                                         + r % cw) * BAND_LANES
+    return g.sw * cw * BAND_LANES
+
+
+cdef void expand_band(const gemm_operand_t *o, int64_t origin, int64_t npix, int64_t lw,
+                      int64_t t0, int64_t kc, float *band) noexcept nogil:
+    """The band of npix pixels from the window at `origin`, lines lw floats
+    apart (band_line_floats for at least npix pixels)."""
+    cdef const conv_geom_t *g = o.geom
+    cdef int64_t cw = band_cw(g), tpl = g.kw * cw, l0 = t0 // tpl, nl = band_lines(g, t0, kc)
+    cdef int64_t ncol = (npix - 1) * g.sw + (g.kw - 1) * (g.dw + 1) + 1
+    cdef int64_t l, kh, kd, c, x, start
+    cdef bint bf16 = o.src_dt == dnnl_bf16
+    cdef const char *src = <const char *>o.ptr
+    cdef int64_t es = 2 if bf16 else 4
+    for l in range(nl):
+        kh = (l0 + l) % g.kh
+        kd = (l0 + l) // g.kh % g.kd
+        c = 0 if g.cl else (l0 + l) // (g.kh * g.kd)
+        start = origin + c * g.c_stride + ((kd * (g.dd + 1) * g.ih + kh * (g.dh + 1)) * g.iw
+                                           * g.pix_stride)
+        if cw == 1:     # a column at a time
+            cydnnl_spread4(src + start * es, bf16, g.pix_stride, ncol, band + l * lw)
+            continue
+        for x in range(ncol):   # a column's channels at a time
+            cydnnl_spread4(src + (start + x * g.pix_stride) * es, bf16, g.c_stride, cw,
+                           band + l * lw + x * cw * BAND_LANES)

@@ -88,6 +88,7 @@ CYDNNL_INLINE __m256i cydnnl_f32_to_bf16_16(__m512 v) {
    hu uint16 ---- */
 #if defined(__GNUC__)
 typedef float cydnnl_v4sf __attribute__((vector_size(16)));
+typedef int32_t cydnnl_v4si __attribute__((vector_size(16)));
 typedef float cydnnl_v8sf __attribute__((vector_size(32)));
 typedef int32_t cydnnl_v8si __attribute__((vector_size(32)));
 typedef uint16_t cydnnl_v8hu __attribute__((vector_size(16)));

@@ -20,6 +20,12 @@ typedef struct {
     void (*ukernel_strided)(int64_t kc, const float *a, int64_t rs, const int64_t *off,
                             const float *b, int64_t ldb, float *c, int64_t ldc, float alpha,
                             float beta, int64_t rows, const float *bias);
+    /* the same from a band of the source expanded to a_lanes floats an
+       element (element (i, p) the vector at a + i * rs + off[p]); NULL
+       where a_lanes is 1 (gemm_kernels.h's cydnnl_ukernel_wide) */
+    void (*ukernel_wide)(int64_t kc, const float *a, int64_t rs, const int64_t *off,
+                         const float *b, int64_t ldb, float *c, int64_t ldc, float alpha,
+                         float beta, int64_t rows, const float *bias);
     /* bf16 dot products (gemm_kernels.h), NULL below avx512_core_bf16: the
        pair packing of an f32 panel of bf16 values, and the micro-kernel on
        pair panels (kp pairs of k). */

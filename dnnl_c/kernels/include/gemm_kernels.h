@@ -124,21 +124,43 @@ CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, fl
 /* The same with A read in place, not packed: element (i, p) of the tile is
    a[i * rs + off[p]] (a convolution's source under the windows of `rows`
    output pixels of one row, rs apart: its patches without an im2col copy).
-   Exactly `rows` rows are read, so the loop runs at the tile's own height. */
-CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, const float *a,
-                                                    int64_t rs, const int64_t *off,
-                                                    const float *b, int64_t ldb, float *c,
-                                                    int64_t ldc, float alpha, float beta,
+   Exactly `rows` rows are read, so the loop runs at the tile's own height.
+   lanes > 1 (SSE): A is a band of the source expanded to vectors, element
+   (i, p) the vector at a + i * rs + off[p] (no shuffle per element). */
+CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, const int lanes, int64_t kc,
+                                                    const float *a, int64_t rs,
+                                                    const int64_t *off, const float *b,
+                                                    int64_t ldb, float *c, int64_t ldc,
+                                                    float alpha, float beta,
                                                     const float *bias) {
     cydnnl_vf acc[CYDNNL_MR][2];
     cydnnl_prefetch_tile(c, ldc, mr);
+    /* a pointer to each row: a variable rs made the compiler step the
+       address row by row, an add per element (SSE's loop is issue-bound:
+       61% -> 68% of the peak without them). Twelve rows have too few
+       registers for it. */
+    const float *ar[CYDNNL_MR];
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
+    for (int i = 0; i < mr; ++i) ar[i] = a + i * rs;
     for (int64_t p = 0; p < kc; ++p) {
-        const float *ap = a + off[p];
+        const int64_t o = off[p];
         cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
         #pragma GCC unroll 16
         for (int i = 0; i < mr; ++i) {
-            float v = ap[i * rs];
+            if (lanes > 1) {
+                cydnnl_vf v = cydnnl_ld(ar[i] + o);
+                /* one load, copied: GCC loaded it again for the second
+                   product, and the loads (two a cycle) became the limit */
+                __asm__("" : "+x"(v));
+                acc[i][0] += v * b0;
+                acc[i][1] += v * b1;
+                continue;
+            }
+#if CYDNNL_MR <= 6
+            float v = ar[i][o];
+#else
+            float v = a[o + i * rs];
+#endif
             acc[i][0] += v * b0;
             acc[i][1] += v * b1;
         }
@@ -150,8 +172,8 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, int64_t kc, co
 }
 
 #define CYDNNL_STRIDED_CASE(n)                                                            \
-    case n: cydnnl_ukernel_strided_mr(n < CYDNNL_MR ? n : CYDNNL_MR, kc, a, rs, off, b, ldb, \
-                                      c, ldc, alpha, beta, bias); break;
+    case n: cydnnl_ukernel_strided_mr(n < CYDNNL_MR ? n : CYDNNL_MR, LANES, kc, a, rs, off, b, \
+                                      ldb, c, ldc, alpha, beta, bias); break;
 /* Rows one element apart (a weight gradient's taps along kw, or channels)
    get their own copies: with rs a constant each row is a fixed displacement
    from a + off[p], where a variable rs made the compiler step the address
@@ -173,13 +195,26 @@ CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs
         CYDNNL_STRIDED_TALL                                                            \
         default: break;                                                                \
     }
+#define LANES 1
     if (rs == 1) {
         const int64_t rs = 1;
         CYDNNL_STRIDED_SWITCH
         return;
     }
     CYDNNL_STRIDED_SWITCH
+#undef LANES
 }
+#if CYDNNL_A_LANES > 1
+/* The same from a band of the source expanded to vectors (lanes above). */
+CYDNNL_INLINE void cydnnl_ukernel_wide(int64_t kc, const float *a, int64_t rs,
+                                       const int64_t *off, const float *b, int64_t ldb,
+                                       float *c, int64_t ldc, float alpha, float beta,
+                                       int64_t rows, const float *bias) {
+#define LANES CYDNNL_A_LANES
+    CYDNNL_STRIDED_SWITCH
+#undef LANES
+}
+#endif
 #undef CYDNNL_STRIDED_SWITCH
 #undef CYDNNL_STRIDED_TALL
 #undef CYDNNL_STRIDED_CASE

@@ -17,6 +17,16 @@ static void ukernel_strided(int64_t kc, const float *a, int64_t rs, const int64_
     cydnnl_ukernel_strided(kc, a, rs, off, b, ldb, c, ldc, alpha, beta, rows, bias);
 }
 
+#if CYDNNL_A_LANES > 1
+static void ukernel_wide(int64_t kc, const float *a, int64_t rs, const int64_t *off,
+                         const float *b, int64_t ldb, float *c, int64_t ldc, float alpha,
+                         float beta, int64_t rows, const float *bias) {
+    cydnnl_ukernel_wide(kc, a, rs, off, b, ldb, c, ldc, alpha, beta, rows, bias);
+}
+#else
+#define ukernel_wide NULL
+#endif
+
 #ifdef CYDNNL_GEMM_BF16_DOT
 static void pack_pairs(const float *src, int64_t kc, int64_t w, uint32_t *dst) {
     cydnnl_pack_pairs(src, kc, w, dst);
@@ -70,5 +80,5 @@ static void col_sums(const void *x, int bf16, int64_t ld, int64_t rows, int64_t 
 }
 
 const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {
-    CYDNNL_MR, CYDNNL_NR, CYDNNL_A_LANES, ukernel, ukernel_strided, CYDNNL_PAIRS, pack_rows,
-    pack_cols, col_sums};
+    CYDNNL_MR, CYDNNL_NR, CYDNNL_A_LANES, ukernel, ukernel_strided, ukernel_wide,
+    CYDNNL_PAIRS, pack_rows, pack_cols, col_sums};
