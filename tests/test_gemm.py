@@ -146,6 +146,9 @@ GEOMS = [
     # rows of 300 pixels over 6 taps: SSE's bands (kernels/patches.pyx) hold
     # 75 pixels, four to a row, tiles starting new ones mid-row
     (2, (1, 3, 300), (1, 3, 1), (1, 1, 1), (0, 0, 0), (0, 1, 0)),
+    # 1160 pixels, tiles along channels: the weight gradient's k blocks each
+    # cover part of a channel (SSE's band of a block: a span per channel)
+    (5, (1, 30, 41), (1, 2, 2), (1, 1, 1), (0, 0, 0), (0, 0, 0)),
 ]
 
 

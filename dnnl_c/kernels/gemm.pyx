@@ -462,7 +462,8 @@ cdef inline bint bf16_valued(const gemm_operand_t *o) noexcept nogil:
 cdef inline bint patches_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                   const gemm_operand_t *b) noexcept nogil:
     """Whether gemm_block reads patches as A in place (no im2col panels): f32
-    ones by the f32 kernel, bf16 ones in pairs by the bf16 one."""
+    ones by the f32 kernel, bf16 ones in pairs by the bf16 one, or at SSE
+    both from bands (converted to f32 there)."""
     return (a.kind == OPND_PATCHES and a.trans == b'N'
             and (a.src_dt != dnnl_bf16 or uk.ukernel_wide != NULL
                  or (uk.ukernel_bf16 != NULL and bf16_valued(b))))

@@ -9,7 +9,8 @@ from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_d
 
 from dnnl_c.dnnl_types cimport dnnl_bf16
 from dnnl_c.kernels.prefetch cimport prefetch_t, prefetch_init, prefetch_add, prefetch_step
-from dnnl_c.kernels.patches cimport tap_of, next_pixels, tap_offsets
+from dnnl_c.kernels.patches cimport (tap_of, next_pixels, tap_offsets, BAND_LANES,
+                                     cydnnl_spread4)
 from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, conv_geom_t, OPND_F32,
                                   OPND_BF16, OPND_PATCHES, opnd_get, edge_out, even_split,
                                   pack_b_panels, operand_col_sums)
@@ -28,6 +29,9 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
 # stored once a block; with 256 the bf16 gradient of AlexNet conv1 took 1.03x
 # as long (Zen 4; the f32 one the same)
 DEF KCP = 512
+# SSE: a block's source span expanded to vectors (patches.pxd's bands) when
+# it holds at most this many floats (AlexNet conv1: 139K)
+DEF BAND_CAP = 262144
 
 
 cdef inline void tap_run_dim(const conv_geom_t *g, int64_t *count, int64_t *rstride,
@@ -122,13 +126,27 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef float bt
     cdef float *dst
     cdef int64_t ld
+    # SSE: the block's span of src (per channel channels-first, sl floats
+    # each) expanded to vectors in `band`, after the rest; borg the windows'
+    # origins there
+    cdef bint wide = uk.ukernel_wide != NULL and uk.a_lanes == BAND_LANES and not pairs
+    cdef size_t rest = (((kcb + kpb) * npan * NR + MAX_MR * MAX_NR + kpb * MAX_MR)
+                        * sizeof(float) + (kcb + 1) * sizeof(int64_t) + 127) // 64 * 64
     cdef float *bp = <float *>cydnnl_thread_scratch(
-        ((kcb + kpb) * npan * NR + MAX_MR * MAX_NR + kpb * MAX_MR) * sizeof(float)
-        + (kcb + 1) * sizeof(int64_t) + 64)
+        rest + (BAND_CAP * sizeof(float) + (kcb + 1) * sizeof(int64_t) if wide else 0))
     cdef float *bp2
     cdef uint32_t *apair
     cdef float *edge
     cdef int64_t *org
+    cdef bint in_band = False
+    cdef int64_t ext, sl = 0, nspan = 1 if g.cl else g.icg, brs = 0, boff
+    cdef float *band = NULL
+    cdef int64_t *borg = NULL
+    if wide and bp != NULL:
+        band = <float *>(<char *>bp + rest)
+        borg = <int64_t *>(band + BAND_CAP)
+    ext = (((g.kd - 1) * (g.dd + 1) * g.ih + (g.kh - 1) * (g.dh + 1)) * g.iw
+           + (g.kw - 1) * (g.dw + 1)) * g.pix_stride + (g.icg - 1) * g.c_stride * g.cl + 1
     if bp == NULL:
         for t in range(ntaps):
             for j in range(n):
@@ -161,6 +179,17 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
             pack_b_panels(uk, b, pc, kc, 0, n, pairs, bp, bp2)
         if pairs:
             org[kc] = -1        # an odd last pixel's zero half
+        if band != NULL:
+            sl = org[kc - 1] - org[0] + ext
+            in_band = nspan * sl * BAND_LANES <= BAND_CAP
+            if in_band:
+                for i in range(nspan):
+                    cydnnl_spread4(<const float *>a.ptr + org[0] + i * g.c_stride, 0, 1, sl,
+                                   band + i * sl * BAND_LANES)
+                for p in range(kc):
+                    borg[p] = (org[p] - org[0]) * BAND_LANES
+                # rows along channels-first channels lie in spans sl apart
+                brs = (sl if count != g.kw and not g.cl else rs) * BAND_LANES
         bstep = kp * NR if pairs else kc * NR
         bt = beta if pc == 0 else 1.0
         next_block(a, b, n, pc + kc, min(pc + kc + kcb, npix), od, oh, ow, &pf)
@@ -171,6 +200,7 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                 continue        # not the first tap of a run
             prefetch_step(&pf, quota)
             tap_offsets(g, t, 1, toff)
+            boff = (toff[0] + c0 * (sl - g.c_stride) * (not g.cl)) * BAND_LANES
             q = 0
             ntiles = (count + MR - 1) // MR
             while q < count:
@@ -189,6 +219,11 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     if pairs:
                         uk.ukernel_bf16(kp, apair, <const uint32_t *>bp2 + tj * bstep, dst, ld,
                                         1.0, bt if dst != edge else 0.0, rows)
+                    elif in_band:
+                        uk.ukernel_wide(kc, band + boff + q * brs, brs, borg,
+                                        bf + jr if b_in_place else bp + tj * bstep,
+                                        b.ld if b_in_place else NR, dst, ld, 1.0,
+                                        bt if dst != edge else 0.0, rows, NULL)
                     elif b_in_place:
                         uk.ukernel_strided(kc, <const float *>a.ptr + toff[0] + q * rs, rs, org,
                                            bf + jr, b.ld, dst, ld, 1.0, bt, rows, NULL)

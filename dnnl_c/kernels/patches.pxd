@@ -88,8 +88,12 @@ cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, cons
 # (run_inside's), lines lw floats apart.
 cdef enum:
     BAND_LANES = 4
+# dst[4 i .. 4 i + 3] = src[i * step] (f32, or bf16 where bf16), i < n
+cdef extern from "kernels/include/patch_bands.h" nogil:
+    void cydnnl_spread4(const void *src, int bf16, int64_t step, int64_t n, float *dst)
 cdef int64_t band_line_floats(const conv_geom_t *g, int64_t npix) noexcept nogil
-cdef int64_t band_floats(const conv_geom_t *g, int64_t npix, int64_t t0, int64_t kc) noexcept nogil
+cdef int64_t band_floats(const conv_geom_t *g, int64_t npix, int64_t t0,
+                         int64_t kc) noexcept nogil
 cdef int64_t band_offsets(const conv_geom_t *g, int64_t npix, int64_t t0, int64_t kc,
                           int64_t *toff) noexcept nogil
 cdef void expand_band(const gemm_operand_t *o, int64_t origin, int64_t npix, int64_t lw,

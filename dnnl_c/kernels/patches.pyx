@@ -9,9 +9,6 @@ from dnnl_c.dnnl_types cimport dnnl_bf16
 from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.gemm cimport gemm_operand_t, conv_geom_t
 
-cdef extern from "kernels/include/patch_bands.h" nogil:
-    void cydnnl_spread4(const void *src, int bf16, int64_t step, int64_t n, float *dst)
-
 
 cdef inline void gather(const gemm_operand_t *o, int64_t start, int64_t step, float *out,
                         int64_t stride, int64_t n) noexcept nogil:
@@ -226,7 +223,8 @@ cdef inline int64_t band_lines(const conv_geom_t *g, int64_t t0, int64_t kc) noe
     return (t0 + kc - 1) // tpl - t0 // tpl + 1
 
 
-cdef int64_t band_floats(const conv_geom_t *g, int64_t npix, int64_t t0, int64_t kc) noexcept nogil:
+cdef int64_t band_floats(const conv_geom_t *g, int64_t npix, int64_t t0,
+                         int64_t kc) noexcept nogil:
     return band_lines(g, t0, kc) * band_line_floats(g, npix)
 
 

@@ -147,6 +147,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, const int lane
         cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
         #pragma GCC unroll 16
         for (int i = 0; i < mr; ++i) {
+#if CYDNNL_A_LANES > 1
             if (lanes > 1) {
                 cydnnl_vf v = cydnnl_ld(ar[i] + o);
                 /* one load, copied: GCC loaded it again for the second
@@ -156,6 +157,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, const int lane
                 acc[i][1] += v * b1;
                 continue;
             }
+#endif
 #if CYDNNL_MR <= 6
             float v = ar[i][o];
 #else
