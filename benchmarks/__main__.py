@@ -3,8 +3,10 @@ block in f32 and in bf16, and in f32 at bf16's batch, the LSTM training
 step) and each whole iteration,
 for each ISA level this CPU has and each thread count, cydnnl against the
 real oneDNN (ONEDNN_PREFIX) and PyTorch (where `import torch` works), with
-GFLOP/s against the f32 peak measured here. Prints the table, writes it as
-JSON and draws the ratios as a PNG.
+GFLOP/s against the f32 peak measured here; then, once, the time to create
+each example's primitives against one of its iterations and its peak memory
+against oneDNN's own program's (bench_footprint.py). Prints the table, writes
+it as JSON and draws the ratios as a PNG.
 
     ONEDNN_PREFIX=/tmp/onednn32 PYTHONPATH=. /tmp/lstmbench-venv/bin/python \\
         -m benchmarks [--levels avx2,avx512_core] [--threads 1,2] [--repeat 7] [--quick]
@@ -21,6 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_footprint  # noqa: E402
 import common  # noqa: E402
 import report  # noqa: E402
 
@@ -106,9 +109,15 @@ def measure(args):
     log = open(args.log, "w") if args.log else open(os.devnull, "w")
     with log:
         runs = run_all(args, levels, log)
+        # creation time and memory of the examples, once (no ISA limit)
+        t0 = time.time()
+        footprint, status, output, _ = common.run_json("bench_footprint.py", [], log)
+        print("bench_footprint.py: %s (%.0f s)" % ("done" if footprint else "error %d: %s" % (
+            status, output.strip()[-300:]), time.time() - t0), file=sys.stderr, flush=True)
     meta = {"cpu": report.cpu_model(), "cpus": os.cpu_count(), "load_start": start_load,
             "load_end": os.getloadavg(), "repeat": args.repeat, "warmup": args.warmup,
-            "levels": levels, "threads": args.threads}
+            "levels": levels, "threads": args.threads,
+            "footprint": footprint["footprint"] if footprint else None}
     for key in ("onednn_version", "torch_version"):
         meta[key] = next((got["results"][key] for run in runs
                           for got in run["scripts"].values()
@@ -148,6 +157,12 @@ def show(meta, runs):
     if lines:
         print("Our bf16 mb32 iteration / our f32 mb32 iteration:")
         for line in lines:
+            print("  " + line)
+        print()
+    if meta.get("footprint"):
+        print("Creating the examples' primitives, and their memory (bench_footprint.py; no ISA "
+              "limit, default threads):")
+        for line in bench_footprint.show(meta["footprint"]):
             print("  " + line)
         print()
     print("oneDNN/ours, torch/ours: their time / ours (above 1: cydnnl faster); torch: the "

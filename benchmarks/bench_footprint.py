@@ -1,0 +1,239 @@
+"""Creation time and memory of the three example programs (issue 11's last
+goals): creating all primitives of an example must take less than one of its
+iterations, and its peak memory - peak RSS minus the RSS right after its
+imports - at most 1.2x that of oneDNN's own program, counted from the RSS
+when it creates its engine (before any primitive).
+
+Ours: each port in examples/ runs in a child process (once with 1 iteration,
+once with 1 + K), with the wall time of every primitive descriptor and
+primitive creation summed (the object layer's classes, or the C-style names
+the example calls) and likewise every execute; one iteration is the second
+run's execute time minus the first's, over K. oneDNN's: its programs
+(../shared/reference, the ones we port) built here with gcc against
+ONEDNN_PREFIX, linked with footprint/rss_probe.c, and run with
+ONEDNN_VERBOSE=profile (its creation and execution times, for comparison).
+
+    ONEDNN_PREFIX=/tmp/onednn32 PYTHONPATH=. python benchmarks/bench_footprint.py [--json F]
+"""
+
+import argparse
+import functools
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+REFERENCE = os.path.join(ROOT, os.pardir, "shared", "reference")
+# name, our port, oneDNN's program, iterations its loop runs
+EXAMPLES = [("cnn_training_f32", "examples/c_style/cpu_cnn_training_f32.py",
+             "cpu_cnn_training_f32.c"),
+            ("cnn_training_bf16", "examples/cpp_style/cnn_training_bf16.py",
+             "cnn_training_bf16.cpp"),
+            ("rnn_training_f32", "examples/cpp_style/rnn_training_f32.py",
+             "rnn_training_f32.cpp")]
+MORE = 8        # the second run's extra iterations (enough for iteration())
+
+
+def status_kb(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field):
+                return int(line.split()[1])
+    return -1
+
+
+# -- the child: one of our examples, timed
+
+class Clock:
+    """Wall time inside the outermost of the wrapped calls: each call's, per
+    kind."""
+
+    def __init__(self):
+        self.calls = {"create": [], "execute": []}
+        self.depth = 0
+
+    def wrap(self, kind, fn):
+        @functools.wraps(fn)
+        def timed(*args, **kwargs):
+            if self.depth:
+                return fn(*args, **kwargs)
+            self.depth += 1
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.calls[kind].append(time.perf_counter() - t0)
+                self.depth -= 1
+        return timed
+
+
+def instrument(clock, module):
+    """Times creation and execution through the names the example uses: the
+    C-style functions in its namespace, and the object layer's primitive
+    classes (their primitive_desc classes' constructors too)."""
+    import dnnl
+    for name, value in list(vars(module).items()):
+        if not callable(value) or not name.startswith("dnnl_"):
+            continue
+        if name.endswith("primitive_desc_create") or name == "dnnl_primitive_create":
+            setattr(module, name, clock.wrap("create", value))
+        elif name == "dnnl_primitive_execute":
+            setattr(module, name, clock.wrap("execute", value))
+    for value in vars(dnnl).values():
+        if isinstance(value, type) and issubclass(value, dnnl.primitive):
+            value.__init__ = clock.wrap("create", value.__init__)
+            if "execute" in vars(value) or value is dnnl.primitive:
+                value.execute = clock.wrap("execute", value.execute)
+            pd = vars(value).get("primitive_desc")
+            if isinstance(pd, type):
+                pd.__init__ = clock.wrap("create", pd.__init__)
+
+
+def child(path, n_iter):
+    sys.path.insert(0, os.path.dirname(os.path.join(ROOT, path)))
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("example", os.path.join(ROOT, path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)     # its imports
+    base = status_kb("VmRSS:")
+    clock = Clock()
+    instrument(clock, module)
+    if "c_style" in path:
+        module.simple_net(n_iter)
+    else:
+        module.simple_net(module.engine.kind.cpu, n_iter=n_iter)
+    print("FOOTPRINT " + json.dumps({"base_kb": base, "peak_kb": status_kb("VmHWM:"),
+                                     "create_s": sum(clock.calls["create"]),
+                                     "executes": clock.calls["execute"]}))
+
+
+def run_child(path, n_iter, env):
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path,
+                          str(n_iter)], env=env, capture_output=True, text=True, timeout=1800)
+    for line in out.stdout.splitlines():
+        if line.startswith("FOOTPRINT "):
+            return json.loads(line[len("FOOTPRINT "):])
+    raise RuntimeError("%s: %s" % (path, (out.stdout + out.stderr).strip()[-500:]))
+
+
+# -- oneDNN's programs
+
+def build_reference(prefix, source, workdir):
+    """oneDNN's program built against prefix, or None (its compiler's error)."""
+    exe = os.path.join(workdir, os.path.splitext(source)[0])
+    fp = os.path.join(HERE, "footprint")
+    cpp = source.endswith(".cpp")
+    cmd = (["g++" if cpp else "gcc", "-O2", "-I" + fp, "-I" + os.path.join(prefix, "include"),
+            os.path.join(REFERENCE, source)] + (["-x", "c"] if cpp else [])
+           + [os.path.join(fp, "rss_probe.c")] + (["-x", "none"] if cpp else [])
+           + ["-L" + os.path.join(prefix, "lib"), "-Wl,-rpath," + os.path.join(prefix, "lib"),
+              "-ldnnl", "-Wl,--wrap=dnnl_engine_create", "-o", exe])
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode:
+        return None, out.stderr.strip()[-500:]
+    return exe, None
+
+
+def run_reference(exe, env):
+    out = subprocess.run([exe], env=dict(env, ONEDNN_VERBOSE="profile"), capture_output=True,
+                         text=True, timeout=1800)
+    got = re.search(r"FOOTPRINT base_kb=(-?\d+) peak_kb=(-?\d+)", out.stderr)
+    if out.returncode or not got:
+        raise RuntimeError("%s: %s" % (exe, (out.stdout + out.stderr).strip()[-500:]))
+    times = {"create": 0.0, "exec": 0.0}
+    for line in out.stdout.splitlines():
+        fields = line.split(",")
+        if line.startswith("onednn_verbose") and len(fields) > 3:
+            kind = fields[1].split(":")[0]
+            if kind in times:
+                times[kind] += float(fields[-1]) / 1e3
+    return {"base_kb": int(got.group(1)), "peak_kb": int(got.group(2)),
+            "create_s": times["create"], "execute_s": times["exec"],
+            "unimplemented": "No implementation" in out.stdout
+                             or "No bf16" in out.stdout}
+
+
+def iteration(one, more):
+    """One iteration's execute time: the median sum over m consecutive calls
+    (m: the calls an iteration adds) of the longer run, in windows past the
+    shorter run's calls and as far from the end (the calls before the loop,
+    its first iteration and those after it are no more than those)."""
+    c1, calls = len(one["executes"]), more["executes"]
+    m = (len(calls) - c1) // MORE
+    sums = sorted(sum(calls[i:i + m]) for i in range(c1, len(calls) - c1 - m + 1))
+    return sums[len(sums) // 2] if m > 0 and sums else float("nan")
+
+
+def measure(env):
+    prefix = os.environ.get("ONEDNN_PREFIX", "")
+    results = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for name, port, source in EXAMPLES:
+            one, more = run_child(port, 1, env), run_child(port, 1 + MORE, env)
+            row = {"example": name, "ours_iteration_s": iteration(one, more),
+                   "onednn": None, "onednn_error": None}
+            one.pop("executes")
+            row["ours"] = one
+            if prefix:
+                exe, error = build_reference(prefix, source, workdir)
+                try:
+                    row["onednn"] = run_reference(exe, env) if exe else None
+                except RuntimeError as e:
+                    error = str(e)
+                row["onednn_error"] = error
+            results.append(row)
+    return results
+
+
+def mib(kb):
+    return kb / 1024.0
+
+
+def show(results):
+    """The table's lines."""
+    lines = ["%-18s %9s %9s %7s %10s %10s %7s %10s" % (
+        "example", "create", "iter", "c/iter", "ours MiB", "oneDNN MiB", "ratio",
+        "oneDNN create")]
+    for r in results:
+        ours, ref = r["ours"], r["onednn"]
+        inc = mib(ours["peak_kb"] - ours["base_kb"])
+        ref_inc = mib(ref["peak_kb"] - ref["base_kb"]) if ref else None
+        lines.append("%-18s %7.1fms %7.1fms %7.2f %10.1f %10s %7s %10s" % (
+            r["example"], ours["create_s"] * 1e3, r["ours_iteration_s"] * 1e3,
+            ours["create_s"] / r["ours_iteration_s"] if r["ours_iteration_s"] > 0 else 0,
+            inc, "%.1f" % ref_inc if ref else "-",
+            "%.2f" % (inc / ref_inc) if ref and ref_inc > 0 else "-",
+            "%.1fms" % (ref["create_s"] * 1e3) if ref else "-"))
+        if r["onednn_error"]:
+            lines.append("    oneDNN's program: %s" % r["onednn_error"])
+        elif ref and ref["unimplemented"]:
+            lines.append("    oneDNN's program: no implementation on this CPU (it exits early)")
+    lines.append("create: our primitive descriptors and primitives, wall time summed; iter: "
+                 "one iteration's executes (goal: create < iter); MiB: peak RSS over the RSS "
+                 "after the imports (ours) or at engine creation (oneDNN's program; goal: "
+                 "ratio <= 1.2)")
+    return lines
+
+
+def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--child"]:
+        return child(argv[1], int(argv[2]))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args(argv)
+    results = measure(dict(os.environ))
+    print("\n".join(show(results)))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"footprint": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
