@@ -79,8 +79,10 @@ cdef void pixel_runs(const gemm_operand_t *o, int64_t pix0, int64_t npix, int64_
 # out[p * ld + j] = P[pix0 + p, t0 + j] (toff: taps t0 ...).
 cdef void pixels_by_taps(const gemm_operand_t *o, int64_t pix0, int64_t t0, const int64_t *toff,
                          int64_t ntaps, int64_t npix, float *out, int64_t ld) noexcept nogil
-# Bands (SSE's in-place patches, kernels/gemm.pyx): the source lines under
-# the windows of npix output pixels of one row for taps t0 .. t0+kc, each
+# Bands (SSE's in-place patches: the forward's tiles in kernels/gemm.pyx; the
+# weight gradient, gemm_pt.pyx, takes a block's whole source span, spread4
+# alone): the source lines under the windows of npix output pixels of one
+# row for taps t0 .. t0+kc, each
 # element as 4 floats (BAND_LANES), so that the micro-kernel loads a whole
 # vector where it would broadcast (SSE has no broadcast from memory). A
 # line's floats for npix pixels, the band's, its tap offsets (returning its
