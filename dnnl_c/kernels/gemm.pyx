@@ -15,9 +15,8 @@ from dnnl_c.kernels.bf16 cimport bf16_to_f32
 from dnnl_c.kernels.prefetch cimport prefetch_span
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 from dnnl_c.kernels.patches cimport (patch_row, patch_col, tap_offsets, run_inside, pixel_runs,
-                                     BAND_LANES, band_line_floats, band_floats, band_offsets,
-                                     expand_band,
-                                     pixels_by_taps)
+                                     pixels_by_taps, inside_len, BAND_LANES, band_line_floats,
+                                     band_floats, band_offsets, expand_band)
 
 cdef extern from "kernels/include/gemm_isa.h" nogil:
     int MAX_MR "CYDNNL_GEMM_MAX_MR"
@@ -314,7 +313,7 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t ld
     # SSE: tiles read from bands (patches.pxd) of up to band_pix pixels,
     # after the tile panel in ap; band_p0 .. band_p1 the current band's
-    cdef int64_t band_pix = 0, band_rs = 0, band_p0 = 0, band_p1 = 0, band_org
+    cdef int64_t band_pix = 0, band_rs = 0, band_p0 = 0, band_p1 = 0
     cdef int64_t boff[KMAX]
     cdef float *band = ap + MAX_MR * kc * uk.a_lanes
     if uk.ukernel_wide != NULL and uk.a_lanes == BAND_LANES and not pairs:
@@ -342,10 +341,8 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
             in_band = False
             if inside and band_pix > 0:
                 if i0 + i + q < band_p0 or i0 + i + q + rows > band_p1:
-                    band_p0, band_p1 = i0 + i + q, i0 + i + q     # a band from this tile on
-                    while (band_p1 - band_p0 < min(band_pix, seg - q)
-                           and run_inside(g, band_p0, band_p1 - band_p0 + 1, &band_org)):
-                        band_p1 += 1
+                    band_p0 = i0 + i + q        # a band from this tile on
+                    band_p1 = band_p0 + min(band_pix, seg - q, inside_len(g, band_p0))
                     if band_p1 - band_p0 >= rows:
                         expand_band(a, org, band_p1 - band_p0, band_line_floats(g, band_pix),
                                     p0, kc, band)

@@ -73,6 +73,9 @@ cdef void tap_offsets(const conv_geom_t *g, int64_t t0, int64_t count,
 # Whether output pixels pix .. pix+n-1 lie on one output row with every
 # window inside src; origin: the first window's origin element.
 cdef bint run_inside(const conv_geom_t *g, int64_t pix, int64_t n, int64_t *origin) noexcept nogil
+# How many pixels from pix on (whose window is inside) along its row have
+# their windows inside src.
+cdef int64_t inside_len(const conv_geom_t *g, int64_t pix) noexcept nogil
 # out[t * ld + i] = P[pix0 + i, t0 + t] (toff: taps t0 ...).
 cdef void pixel_runs(const gemm_operand_t *o, int64_t pix0, int64_t npix, int64_t t0,
                      int64_t ntaps, const int64_t *toff, float *out, int64_t ld) noexcept nogil

@@ -138,6 +138,13 @@ cdef bint run_inside(const conv_geom_t *g, int64_t pix, int64_t n, int64_t *orig
     return True
 
 
+cdef int64_t inside_len(const conv_geom_t *g, int64_t pix) noexcept nogil:
+    """How many output pixels from pix on, along its row, have their windows
+    inside src (pix's must be: run_inside(g, pix, 1, ...))."""
+    cdef int64_t ow = pix % g.ow, x = ow * g.sw - g.pw
+    return min(g.ow - ow, (g.iw - 1 - (g.kw - 1) * (g.dw + 1) - x) // g.sw + 1)
+
+
 cdef void taps_by_pixels(const gemm_operand_t *o, int64_t origin, const int64_t *toff,
                          int64_t ntaps, int64_t npix, float *out, int64_t ld) noexcept nogil:
     """out[t * ld + i] = tap t of pixel i, pixels i of one output row from
