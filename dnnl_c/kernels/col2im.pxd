@@ -14,6 +14,10 @@ cdef extern from "kernels/include/col2im_isa.h" nogil:
         # input row they land on
         void (*add)(const col2im_w_t *g, float *phases, const float *col,
                     int64_t ldk, int64_t o0, int64_t n) noexcept nogil
+        # nrows whole output rows (row j's taps at col + j * ow) into the
+        # phase rows of their input rows, pstep floats apart
+        void (*add_rows)(const col2im_w_t *g, float *phases, int64_t pstep, const float *col,
+                         int64_t ldk, int64_t nrows) noexcept nogil
         # an input row (iw floats) from its phase rows
         void (*row)(const col2im_w_t *g, const float *phases, float *row) noexcept nogil
     # NULL for a level the build lacks

@@ -166,6 +166,76 @@ static inline void cydnnl_col2im_add(const cydnnl_col2im_w_t *g, float *__restri
     }
 }
 
+#if CYDNNL_C2I_VW == 16
+/* lanes j of a vector from col index lo on with 0 <= lo + j < n */
+static inline __mmask16 cydnnl_c2i_lanes(int64_t lo, int64_t n) {
+    int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
+    l0 = l0 > 16 ? 16 : l0;
+    l1 = l1 > 16 ? 16 : l1 < 0 ? 0 : l1;
+    return (__mmask16)(((1u << l1) - 1) & ~((1u << l0) - 1));
+}
+#endif
+
+/* nrows whole output rows (ow columns; row j's taps at col + j * ow, ldk
+   apart) into the phase rows of their input rows, pstep floats apart.
+   Every row has the same masks: one vector position at a time for all the
+   rows, its masks worked out once (row by row, the mask arithmetic and the
+   branches took most of the adds' time). Each sum gets its terms in the
+   order cydnnl_col2im_add gives them. */
+static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__restrict phases,
+                                          int64_t pstep, const float *__restrict col,
+                                          int64_t ldk, int64_t nrows) {
+    const int64_t n = g->ow;
+#if CYDNNL_C2I_VW == 16
+    if (g->nruns > 0) {
+        for (int u = 0; u < g->nruns; u++) {
+            const int t0 = g->run[u], nt = g->run[u + 1] - t0;
+            const int64_t *s = g->shift + t0;
+            const float *c[CYDNNL_C2I_MAXT];    /* tap t's column a of row 0 at c[t] + a */
+            __mmask16 mt[CYDNNL_C2I_MAXT];
+            int64_t smin = s[0], smax = s[0];
+            for (int t = 0; t < nt; t++) {
+                c[t] = col + g->tap[t0 + t] * ldk - s[t];
+                smin = s[t] < smin ? s[t] : smin;
+                smax = s[t] > smax ? s[t] : smax;
+            }
+            const int64_t end = smax + n;
+            float *p0 = phases + g->phase[u] * g->na;
+            for (int64_t a0 = smin; a0 < end; a0 += 16) {
+                const __mmask16 m = cydnnl_c2i_lanes(a0, end);
+                int full = m == 0xffff;
+                for (int t = 0; t < nt; t++) {
+                    mt[t] = cydnnl_c2i_lanes(a0 - s[t], n);
+                    full &= mt[t] == 0xffff;
+                }
+                if (full) {
+                    for (int64_t j = 0; j < nrows; j++) {
+                        float *p = p0 + j * pstep + a0;
+                        __m512 acc = _mm512_loadu_ps(p);
+                        for (int t = 0; t < nt; t++)
+                            acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + j * n + a0));
+                        _mm512_storeu_ps(p, acc);
+                    }
+                    continue;
+                }
+                for (int64_t j = 0; j < nrows; j++) {
+                    float *p = p0 + j * pstep + a0;
+                    __m512 acc = _mm512_maskz_loadu_ps(m, p);
+                    /* masked lanes are not read: addresses before the row are never touched */
+                    for (int t = 0; t < nt; t++)
+                        acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(
+                            mt[t], (const float *)((uintptr_t)c[t] + (uintptr_t)((j * n + a0) * 4))));
+                    _mm512_mask_storeu_ps(p, m, acc);
+                }
+            }
+        }
+        return;
+    }
+#endif
+    for (int64_t j = 0; j < nrows; j++)
+        cydnnl_col2im_add(g, phases + j * pstep, col + j * n, ldk, 0, n);
+}
+
 /* The sums of phase position a into row (those at 0 <= j < iw); the row's
    end from `*i` on when the row is complete. Returns 1 when it is. */
 static inline int cydnnl_col2im_put(const cydnnl_col2im_w_t *g, const float *__restrict phases,

@@ -8,8 +8,13 @@ static void add(const cydnnl_col2im_w_t *g, float *phases, const float *col, int
     cydnnl_col2im_add(g, phases, col, ldk, o0, n);
 }
 
+static void add_rows(const cydnnl_col2im_w_t *g, float *phases, int64_t pstep,
+                     const float *col, int64_t ldk, int64_t nrows) {
+    cydnnl_col2im_add_rows(g, phases, pstep, col, ldk, nrows);
+}
+
 static void row(const cydnnl_col2im_w_t *g, const float *phases, float *out) {
     cydnnl_col2im_row(g, phases, out);
 }
 
-const cydnnl_col2im_kernels_t CYDNNL_ISA_FN(cydnnl_col2im_kernels) = {add, row};
+const cydnnl_col2im_kernels_t CYDNNL_ISA_FN(cydnnl_col2im_kernels) = {add, add_rows, row};
