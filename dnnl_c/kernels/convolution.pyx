@@ -452,9 +452,8 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
     col2im_w_init(&cw, s.ow, s.iw, s.kw, s.sw, s.dw, s.pw)
     cdef int64_t k = col_rows(s), osp = out_spatial(s), nb = bwd_data_block_cols(s)
     cdef int64_t per_row = s.sw * cw.na, rows_in = s.icg * s.id * s.ih
-    cdef int64_t p0, p1, ncols, r, nr, o0, o1, ic, kd, kh, od, oh, idd, ihh, row
+    cdef int64_t p0, p1, ncols, r, nr, o0, o1, ic, kd, kh, od, oh, idd, ihh, row, at0
     cdef float *phases = work
-    cdef const float *tap0
     cdef float *col = work + rows_in * per_row
     # W^T packed once for all blocks (each block packed it again: 5% of
     # AlexNet conv1's bf16 backward data, and kept the blocks large)
@@ -489,16 +488,17 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
                         o0 = max(p0 - r * s.ow, 0)
                         o1 = min(p1 - r * s.ow, s.ow)
                         row = (ic * s.id + idd) * s.ih + ihh
-                        tap0 = col + ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols + r * s.ow - p0
+                        # tap 0's column o0 of output row r in the block's col
+                        at0 = ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols + r * s.ow + o0 - p0
                         if o1 - o0 < s.ow:
-                            kl.add(&cw, phases + row * per_row, tap0 + o0, ncols, o0, o1 - o0)
+                            kl.add(&cw, phases + row * per_row, col + at0, ncols, o0, o1 - o0)
                         else:
                             # the whole rows after it in the block, of this od and
                             # inside src, their input rows sh apart
                             while ((r + nr + 1) * s.ow <= p1 and (r + nr) % s.oh != 0
                                    and ihh + nr * s.sh < s.ih):
                                 nr += 1
-                            kl.add_rows(&cw, phases + row * per_row, s.sh * per_row, tap0,
+                            kl.add_rows(&cw, phases + row * per_row, s.sh * per_row, col + at0,
                                         ncols, nr)
                         r += nr
         p0 = p1

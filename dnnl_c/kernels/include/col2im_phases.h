@@ -191,11 +191,11 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
         for (int u = 0; u < g->nruns; u++) {
             const int t0 = g->run[u], nt = g->run[u + 1] - t0;
             const int64_t *s = g->shift + t0;
-            const float *c[CYDNNL_C2I_MAXT];    /* tap t's column a of row 0 at c[t] + a */
+            const float *c[CYDNNL_C2I_MAXT];    /* tap t's row (row 0 of the block's rows) */
             __mmask16 mt[CYDNNL_C2I_MAXT];
             int64_t smin = s[0], smax = s[0];
             for (int t = 0; t < nt; t++) {
-                c[t] = col + g->tap[t0 + t] * ldk - s[t];
+                c[t] = col + g->tap[t0 + t] * ldk;
                 smin = s[t] < smin ? s[t] : smin;
                 smax = s[t] > smax ? s[t] : smax;
             }
@@ -213,7 +213,7 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
                         float *p = p0 + j * pstep + a0;
                         __m512 acc = _mm512_loadu_ps(p);
                         for (int t = 0; t < nt; t++)
-                            acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + j * n + a0));
+                            acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + j * n + a0 - s[t]));
                         _mm512_storeu_ps(p, acc);
                     }
                     continue;
@@ -224,7 +224,8 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
                     /* masked lanes are not read: addresses before the row are never touched */
                     for (int t = 0; t < nt; t++)
                         acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(
-                            mt[t], (const float *)((uintptr_t)c[t] + (uintptr_t)((j * n + a0) * 4))));
+                            mt[t], (const float *)((uintptr_t)c[t]
+                                                   + (uintptr_t)((j * n + a0 - s[t]) * 4))));
                     _mm512_mask_storeu_ps(p, m, acc);
                 }
             }
