@@ -218,6 +218,9 @@ def test_asymmetric_padding_right_only(eng, strm):
     "mb2ic4ih5iw70oc6kh1kw1sh1sw2ph0pw0",       # 1x1 with stride: most of each row is zeros
     "mb1ic2ih6iw40oc3oh6ow10kh3kw3sw4ph1pw0",    # right padding -1: the row's end unreached
     "mb1ic2ih60iw61oc3kh3kw5sh1sw2ph1pw1",      # 1800 pixels: blocks of 384 cut output rows
+    "mb1ic2ih9iw500oc3kh3kw3sh1sw2dh1ph1pw1",   # cut rows whose kernel rows leave src (dilated)
+    "mb1ic2ih4iw1000oc2kh3kw3sh1sw2ph1pw1",     # rows of 500: blocks inside one row
+    "mb1ic2id5ih7iw100oc3kd3kh3kw3sd2sh1sw2pd1ph1pw1",  # 3D: cut rows across depths
     "g2mb2ic4ih9iw21oc6kh3kw3sw2ph1pw1",         # groups: each group's rows of diff_src
     "mb1ic2ih3iw90oc2kh1kw35sw2pw3",            # 35 taps: more than the phase tables hold
     "mb1ic3ih7iw19oc301kh3kw3sw2ph1pw1",        # W^T packed in two k blocks, odd (bf16 pairs)
@@ -228,9 +231,11 @@ def test_backward_data_channels_first_phases(eng, strm, desc, dts):
     stride and interleaved into rows (kernels/include/col2im_phases.h), for
     every stride the phases treat apart, with padding and dilation."""
     p = parse_desc(desc)
-    lay = {"src": tag.nchw, "dst": tag.nchw, "wei": tag.goihw if p["g"] > 1 else tag.oihw}
+    cf = tag.ncdhw if len(p["i"]) == 3 else tag.nchw
+    lay = {"src": cf, "dst": cf, "wei": tag.goihw if p["g"] > 1 else
+           tag.oidhw if len(p["i"]) == 3 else tag.oihw}
     r = run_conv(eng, strm, p, dts=dts, layouts=lay)
-    assert r["fwd_pd"].src_desc() == memory.desc(shapes(p)[0], dts[0], tag.nchw)
+    assert r["fwd_pd"].src_desc() == memory.desc(shapes(p)[0], dts[0], cf)
     _, ds, _, _ = expected(p, r)
     close(r["diff_src"], ds, 2 ** -8 if dts[0] == dt.bf16 else 1e-5)
 

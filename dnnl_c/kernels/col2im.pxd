@@ -9,15 +9,12 @@ cdef extern from "kernels/include/col2im_isa.h" nogil:
     void col2im_w_init "cydnnl_col2im_w_init"(col2im_w_t *g, int64_t ow, int64_t iw, int64_t kw,
                                               int64_t sw, int64_t dw, int64_t pw) noexcept
     ctypedef struct col2im_kernels_t "cydnnl_col2im_kernels_t":
-        # the kw taps' rows of col (ldk apart) of one output row, columns
-        # o0 .. o0 + n - 1 of it (col at o0), into the phase rows of the
-        # input row they land on
-        void (*add)(const col2im_w_t *g, float *phases, const float *col,
-                    int64_t ldk, int64_t o0, int64_t n) noexcept nogil
-        # nrows whole output rows (row j's taps at col + j * ow) into the
-        # phase rows of their input rows, pstep floats apart
+        # nrows rows sharing columns o0 .. o0 + n - 1 (row j's kw taps at
+        # col + j * cstep, ldk apart; col at o0) into the phase rows of the
+        # input rows they land on, pstep floats apart
         void (*add_rows)(const col2im_w_t *g, float *phases, int64_t pstep, const float *col,
-                         int64_t ldk, int64_t nrows) noexcept nogil
+                         int64_t cstep, int64_t ldk, int64_t o0, int64_t n,
+                         int64_t nrows) noexcept nogil
         # an input row (iw floats) from its phase rows
         void (*row)(const col2im_w_t *g, const float *phases, float *row) noexcept nogil
     # NULL for a level the build lacks

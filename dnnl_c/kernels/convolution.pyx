@@ -440,6 +440,33 @@ cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t 
         bwd_data_phases(s, lay, w, dy, x, col, parallel)
 
 
+cdef void bwd_data_cut_row(const conv_shape_t *s, const col2im_kernels_t *kl,
+                           const col2im_w_t *cw, float *phases, const float *col, int64_t ncols,
+                           int64_t r, int64_t o0, int64_t n, int64_t c0) noexcept nogil:
+    """Columns o0 .. o0 + n - 1 of output row r (at column c0 of the block's
+    col): per input channel and kd, its kernel rows inside src as one run
+    of add_rows - all share the row's masks (one by one, the rows a block
+    cuts took a third of the adds' time)."""
+    cdef int64_t od = r // s.oh, oh = r % s.oh, kh0 = 0, kh1 = s.kh, ic, kd, idd
+    cdef int64_t per_row = s.sw * cw.na
+    while kh0 < s.kh and oh * s.sh + kh0 * (s.dh + 1) - s.ph < 0:
+        kh0 += 1
+    while kh1 > kh0 and oh * s.sh + (kh1 - 1) * (s.dh + 1) - s.ph >= s.ih:
+        kh1 -= 1
+    if kh0 == kh1:
+        return
+    for ic in range(s.icg):
+        for kd in range(s.kd):
+            idd = od * s.sd + kd * (s.dd + 1) - s.pd
+            if idd < 0 or idd >= s.id:
+                continue
+            kl.add_rows(cw, phases + ((ic * s.id + idd) * s.ih + oh * s.sh
+                                      + kh0 * (s.dh + 1) - s.ph) * per_row,
+                        (s.dh + 1) * per_row,
+                        col + ((ic * s.kd + kd) * s.kh + kh0) * s.kw * ncols + c0,
+                        s.kw * ncols, ncols, o0, n, kh1 - kh0)
+
+
 cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand_t w,
                           gemm_operand_t dy, void *x, float *work, bint parallel) noexcept nogil:
     """Channels-first dA (K x P) = W^T . dY^T a block of output pixels at a
@@ -474,9 +501,9 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
         for ic in range(s.icg):
             for kd in range(s.kd):
                 for kh in range(s.kh):
-                    # the output rows in the block, whole or in part
-                    r = p0 // s.ow
-                    while r <= (p1 - 1) // s.ow:
+                    # the whole output rows in the block
+                    r = (p0 + s.ow - 1) // s.ow
+                    while (r + 1) * s.ow <= p1:
                         od = r // s.oh
                         oh = r % s.oh
                         idd = od * s.sd + kd * (s.dd + 1) - s.pd
@@ -485,22 +512,25 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
                         if idd < 0 or idd >= s.id or ihh < 0 or ihh >= s.ih:
                             r += 1
                             continue
-                        o0 = max(p0 - r * s.ow, 0)
-                        o1 = min(p1 - r * s.ow, s.ow)
                         row = (ic * s.id + idd) * s.ih + ihh
-                        # tap 0's column o0 of output row r in the block's col
-                        at0 = ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols + r * s.ow + o0 - p0
-                        if o1 - o0 < s.ow:
-                            kl.add(&cw, phases + row * per_row, col + at0, ncols, o0, o1 - o0)
-                        else:
-                            # the whole rows after it in the block, of this od and
-                            # inside src, their input rows sh apart
-                            while ((r + nr + 1) * s.ow <= p1 and (r + nr) % s.oh != 0
-                                   and ihh + nr * s.sh < s.ih):
-                                nr += 1
-                            kl.add_rows(&cw, phases + row * per_row, s.sh * per_row, col + at0,
-                                        ncols, nr)
+                        # tap 0's column 0 of output row r in the block's col
+                        at0 = ((ic * s.kd + kd) * s.kh + kh) * s.kw * ncols + r * s.ow - p0
+                        # the whole rows after it in the block, of this od and
+                        # inside src, their input rows sh apart
+                        while ((r + nr + 1) * s.ow <= p1 and (r + nr) % s.oh != 0
+                               and ihh + nr * s.sh < s.ih):
+                            nr += 1
+                        kl.add_rows(&cw, phases + row * per_row, s.sh * per_row, col + at0,
+                                    s.ow, ncols, 0, s.ow, nr)
                         r += nr
+        # the rows the block cuts (its first and last at most)
+        r = p0 // s.ow
+        while r <= (p1 - 1) // s.ow:
+            o0 = max(p0 - r * s.ow, 0)
+            o1 = min(p1 - r * s.ow, s.ow)
+            if o1 - o0 < s.ow:
+                bwd_data_cut_row(s, kl, &cw, phases, col, ncols, r, o0, o1 - o0, r * s.ow + o0 - p0)
+            r = max(r + 1, (p1 - 1) // s.ow)
         p0 = p1
     if lay.src_dt == dnnl_bf16:     # no f32 diff_src to round in a second pass
         for row in range(rows_in):

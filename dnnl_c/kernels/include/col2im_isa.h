@@ -9,10 +9,8 @@
 #include "col2im_phases.h"
 
 typedef struct {
-    void (*add)(const cydnnl_col2im_w_t *g, float *phases, const float *col, int64_t ldk,
-                int64_t o0, int64_t n);
     void (*add_rows)(const cydnnl_col2im_w_t *g, float *phases, int64_t pstep, const float *col,
-                     int64_t ldk, int64_t nrows);
+                     int64_t cstep, int64_t ldk, int64_t o0, int64_t n, int64_t nrows);
     void (*row)(const cydnnl_col2im_w_t *g, const float *phases, float *row);
 } cydnnl_col2im_kernels_t;
 

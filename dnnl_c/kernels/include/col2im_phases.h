@@ -77,6 +77,16 @@ static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_
 #endif
 typedef float cydnnl_c2i_vf __attribute__((vector_size(4 * CYDNNL_C2I_VW)));
 
+#if CYDNNL_C2I_VW == 16
+/* lanes j of a vector from col index lo on with 0 <= lo + j < n */
+static inline __mmask16 cydnnl_c2i_lanes(int64_t lo, int64_t n) {
+    int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
+    l0 = l0 > 16 ? 16 : l0;
+    l1 = l1 > 16 ? 16 : l1 < 0 ? 0 : l1;
+    return (__mmask16)(((1u << l1) - 1) & ~((1u << l0) - 1));
+}
+#endif
+
 /* Taps t < nt (rows c[t] of n sums, landing from position s[t] on) into
    one phase row p: every vector of p loaded and stored once, the taps'
    sums added in registers. Tap by tap, each one's loads overlapped the
@@ -92,8 +102,7 @@ static inline void cydnnl_col2im_add_phase(float *__restrict p, int64_t n,
     const int64_t end = smax + n;
 #if CYDNNL_C2I_VW == 16
     for (int64_t a0 = smin; a0 < end; a0 += 16) {
-        const __mmask16 m = end - a0 >= 16 ? (__mmask16)0xffff
-                                           : (__mmask16)((1u << (end - a0)) - 1);
+        const __mmask16 m = cydnnl_c2i_lanes(a0, end);
         __m512 acc = _mm512_maskz_loadu_ps(m, p + a0);
         for (int t = 0; t < nt; t++) {
             const int64_t lo = a0 - s[t];     /* col index under lane 0 */
@@ -101,10 +110,9 @@ static inline void cydnnl_col2im_add_phase(float *__restrict p, int64_t n,
                 acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + lo));
                 continue;
             }
-            const int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo < 16 ? n - lo : 16;
-            if (l0 >= l1)
+            const __mmask16 mt = cydnnl_c2i_lanes(lo, n);
+            if (mt == 0)
                 continue;
-            const __mmask16 mt = (__mmask16)(((1u << l1) - 1) & ~((1u << l0) - 1));
             /* masked lanes are not read: the address before the row is never touched */
             acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(mt, (const float *)((uintptr_t)c[t]
                                                            + (uintptr_t)(lo * 4))));
@@ -166,26 +174,18 @@ static inline void cydnnl_col2im_add(const cydnnl_col2im_w_t *g, float *__restri
     }
 }
 
-#if CYDNNL_C2I_VW == 16
-/* lanes j of a vector from col index lo on with 0 <= lo + j < n */
-static inline __mmask16 cydnnl_c2i_lanes(int64_t lo, int64_t n) {
-    int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
-    l0 = l0 > 16 ? 16 : l0;
-    l1 = l1 > 16 ? 16 : l1 < 0 ? 0 : l1;
-    return (__mmask16)(((1u << l1) - 1) & ~((1u << l0) - 1));
-}
-#endif
-
-/* nrows whole output rows (ow columns; row j's taps at col + j * ow, ldk
-   apart) into the phase rows of their input rows, pstep floats apart.
-   Every row has the same masks: one vector position at a time for all the
-   rows, its masks worked out once (row by row, the mask arithmetic and the
-   branches took most of the adds' time). Each sum gets its terms in the
-   order cydnnl_col2im_add gives them. */
+/* nrows rows that share a column range: columns o0 .. o0 + n - 1 of each
+   (row j's taps at col + j * cstep, ldk apart; col at o0) into the phase
+   rows of their input rows, pstep floats apart - whole output rows of a
+   block (cstep = ow), or the kernel rows of one output row the block cuts
+   (cstep = kw * ldk). Every row has the same masks: one vector position at
+   a time for all the rows, its masks worked out once (row by row, the mask
+   arithmetic and the branches took most of the adds' time). Each sum gets
+   its terms in the order cydnnl_col2im_add gives them. */
 static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__restrict phases,
                                           int64_t pstep, const float *__restrict col,
-                                          int64_t ldk, int64_t nrows) {
-    const int64_t n = g->ow;
+                                          int64_t cstep, int64_t ldk, int64_t o0, int64_t n,
+                                          int64_t nrows) {
 #if CYDNNL_C2I_VW == 16
     if (g->nruns > 0) {
         for (int u = 0; u < g->nruns; u++) {
@@ -200,7 +200,7 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
                 smax = s[t] > smax ? s[t] : smax;
             }
             const int64_t end = smax + n;
-            float *p0 = phases + g->phase[u] * g->na;
+            float *p0 = phases + o0 + g->phase[u] * g->na;
             for (int64_t a0 = smin; a0 < end; a0 += 16) {
                 const __mmask16 m = cydnnl_c2i_lanes(a0, end);
                 int full = m == 0xffff;
@@ -213,7 +213,7 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
                         float *p = p0 + j * pstep + a0;
                         __m512 acc = _mm512_loadu_ps(p);
                         for (int t = 0; t < nt; t++)
-                            acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + j * n + a0 - s[t]));
+                            acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + j * cstep + a0 - s[t]));
                         _mm512_storeu_ps(p, acc);
                     }
                     continue;
@@ -225,7 +225,7 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
                     for (int t = 0; t < nt; t++)
                         acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(
                             mt[t], (const float *)((uintptr_t)c[t]
-                                                   + (uintptr_t)((j * n + a0 - s[t]) * 4))));
+                                                   + (uintptr_t)((j * cstep + a0 - s[t]) * 4))));
                     _mm512_mask_storeu_ps(p, m, acc);
                 }
             }
@@ -234,7 +234,7 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
     }
 #endif
     for (int64_t j = 0; j < nrows; j++)
-        cydnnl_col2im_add(g, phases + j * pstep, col + j * n, ldk, 0, n);
+        cydnnl_col2im_add(g, phases + j * pstep, col + j * cstep, ldk, o0, n);
 }
 
 /* The sums of phase position a into row (those at 0 <= j < iw); the row's
