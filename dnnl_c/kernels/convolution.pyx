@@ -529,7 +529,8 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
             o0 = max(p0 - r * s.ow, 0)
             o1 = min(p1 - r * s.ow, s.ow)
             if o1 - o0 < s.ow:
-                bwd_data_cut_row(s, kl, &cw, phases, col, ncols, r, o0, o1 - o0, r * s.ow + o0 - p0)
+                bwd_data_cut_row(s, kl, &cw, phases, col, ncols, r, o0, o1 - o0,
+                                 r * s.ow + o0 - p0)
             r = max(r + 1, (p1 - 1) // s.ow)
         p0 = p1
     if lay.src_dt == dnnl_bf16:     # no f32 diff_src to round in a second pass

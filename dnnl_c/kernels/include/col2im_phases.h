@@ -213,7 +213,8 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
                         float *p = p0 + j * pstep + a0;
                         __m512 acc = _mm512_loadu_ps(p);
                         for (int t = 0; t < nt; t++)
-                            acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + j * cstep + a0 - s[t]));
+                            acc = _mm512_add_ps(acc,
+                                                _mm512_loadu_ps(c[t] + j * cstep + a0 - s[t]));
                         _mm512_storeu_ps(p, acc);
                     }
                     continue;
