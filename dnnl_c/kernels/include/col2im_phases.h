@@ -85,6 +85,52 @@ static inline __mmask16 cydnnl_c2i_lanes(int64_t lo, int64_t n) {
     l1 = l1 > 16 ? 16 : l1 < 0 ? 0 : l1;
     return (__mmask16)(((1u << l1) - 1) & ~((1u << l0) - 1));
 }
+
+/* One phase's nt taps (rows c[t] of n sums, landing from position s[t] on)
+   of nrows rows (row j: phase row p0 + j * pstep, taps c[t] + j * cstep),
+   a vector position at a time for all the rows, its masks worked out once.
+   Each sum gets its terms in tap order. */
+__attribute__((always_inline)) static inline void cydnnl_c2i_run(
+        const int nt, float *__restrict p0, int64_t pstep, const float *const *c0,
+        const int64_t *s, int64_t n, int64_t cstep, int64_t nrows) {
+    const float *c[CYDNNL_C2I_MAXT];
+    __mmask16 mt[CYDNNL_C2I_MAXT];
+    int64_t smin = s[0], smax = s[0];
+    for (int t = 0; t < nt; t++) {
+        smin = s[t] < smin ? s[t] : smin;
+        smax = s[t] > smax ? s[t] : smax;
+    }
+    const int64_t end = smax + n;
+    for (int64_t a0 = smin; a0 < end; a0 += 16) {
+        const __mmask16 m = cydnnl_c2i_lanes(a0, end);
+        int full = m == 0xffff;
+        for (int t = 0; t < nt; t++) {
+            mt[t] = cydnnl_c2i_lanes(a0 - s[t], n);
+            full &= mt[t] == 0xffff;
+            /* as an integer: masked lanes before the row are never read, and
+               no pointer is formed before it */
+            c[t] = (const float *)((uintptr_t)c0[t] + (uintptr_t)((a0 - s[t]) * 4));
+        }
+        float *p = p0 + a0;
+        if (full) {
+            for (int64_t j = 0; j < nrows; j++, p += pstep) {
+                __m512 acc = _mm512_loadu_ps(p);
+                for (int t = 0; t < nt; t++)
+                    acc = _mm512_add_ps(acc, _mm512_loadu_ps(
+                        (const float *)((uintptr_t)c[t] + (uintptr_t)(j * cstep * 4))));
+                _mm512_storeu_ps(p, acc);
+            }
+            continue;
+        }
+        for (int64_t j = 0; j < nrows; j++, p += pstep) {
+            __m512 acc = _mm512_maskz_loadu_ps(m, p);
+            for (int t = 0; t < nt; t++)
+                acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(
+                    mt[t], (const float *)((uintptr_t)c[t] + (uintptr_t)(j * cstep * 4))));
+            _mm512_mask_storeu_ps(p, m, acc);
+        }
+    }
+}
 #endif
 
 /* Taps t < nt (rows c[t] of n sums, landing from position s[t] on) into
@@ -94,32 +140,15 @@ static inline __mmask16 cydnnl_c2i_lanes(int64_t lo, int64_t n) {
    ran at a quarter of their speed. */
 static inline void cydnnl_col2im_add_phase(float *__restrict p, int64_t n,
                                            const float *const *c, const int64_t *s, int nt) {
+#if CYDNNL_C2I_VW == 16
+    cydnnl_c2i_run(nt, p, 0, c, s, n, 0, 1);
+#else
     int64_t smin = s[0], smax = s[0];
     for (int t = 1; t < nt; t++) {
         smin = s[t] < smin ? s[t] : smin;
         smax = s[t] > smax ? s[t] : smax;
     }
     const int64_t end = smax + n;
-#if CYDNNL_C2I_VW == 16
-    for (int64_t a0 = smin; a0 < end; a0 += 16) {
-        const __mmask16 m = cydnnl_c2i_lanes(a0, end);
-        __m512 acc = _mm512_maskz_loadu_ps(m, p + a0);
-        for (int t = 0; t < nt; t++) {
-            const int64_t lo = a0 - s[t];     /* col index under lane 0 */
-            if (lo >= 0 && lo + 16 <= n) {
-                acc = _mm512_add_ps(acc, _mm512_loadu_ps(c[t] + lo));
-                continue;
-            }
-            const __mmask16 mt = cydnnl_c2i_lanes(lo, n);
-            if (mt == 0)
-                continue;
-            /* masked lanes are not read: the address before the row is never touched */
-            acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(mt, (const float *)((uintptr_t)c[t]
-                                                           + (uintptr_t)(lo * 4))));
-        }
-        _mm512_mask_storeu_ps(p + a0, m, acc);
-    }
-#else
     /* vectors where every tap covers all lanes, single sums at the edges */
     int64_t a = smin;
     for (; a < end; a++) {
@@ -178,10 +207,9 @@ static inline void cydnnl_col2im_add(const cydnnl_col2im_w_t *g, float *__restri
    (row j's taps at col + j * cstep, ldk apart; col at o0) into the phase
    rows of their input rows, pstep floats apart - whole output rows of a
    block (cstep = ow), or the kernel rows of one output row the block cuts
-   (cstep = kw * ldk). Every row has the same masks: one vector position at
-   a time for all the rows, its masks worked out once (row by row, the mask
-   arithmetic and the branches took most of the adds' time). Each sum gets
-   its terms in the order cydnnl_col2im_add gives them. */
+   (cstep = kw * ldk). Every row has the same masks: cydnnl_c2i_run (row by
+   row, the mask arithmetic and the branches took most of the adds' time).
+   Each sum gets its terms in the order cydnnl_col2im_add gives them. */
 static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__restrict phases,
                                           int64_t pstep, const float *__restrict col,
                                           int64_t cstep, int64_t ldk, int64_t o0, int64_t n,
@@ -190,45 +218,18 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
     if (g->nruns > 0) {
         for (int u = 0; u < g->nruns; u++) {
             const int t0 = g->run[u], nt = g->run[u + 1] - t0;
-            const int64_t *s = g->shift + t0;
             const float *c[CYDNNL_C2I_MAXT];    /* tap t's row (row 0 of the block's rows) */
-            __mmask16 mt[CYDNNL_C2I_MAXT];
-            int64_t smin = s[0], smax = s[0];
-            for (int t = 0; t < nt; t++) {
+            for (int t = 0; t < nt; t++)
                 c[t] = col + g->tap[t0 + t] * ldk;
-                smin = s[t] < smin ? s[t] : smin;
-                smax = s[t] > smax ? s[t] : smax;
-            }
-            const int64_t end = smax + n;
             float *p0 = phases + o0 + g->phase[u] * g->na;
-            for (int64_t a0 = smin; a0 < end; a0 += 16) {
-                const __mmask16 m = cydnnl_c2i_lanes(a0, end);
-                int full = m == 0xffff;
-                for (int t = 0; t < nt; t++) {
-                    mt[t] = cydnnl_c2i_lanes(a0 - s[t], n);
-                    full &= mt[t] == 0xffff;
-                }
-                if (full) {
-                    for (int64_t j = 0; j < nrows; j++) {
-                        float *p = p0 + j * pstep + a0;
-                        __m512 acc = _mm512_loadu_ps(p);
-                        for (int t = 0; t < nt; t++)
-                            acc = _mm512_add_ps(acc,
-                                                _mm512_loadu_ps(c[t] + j * cstep + a0 - s[t]));
-                        _mm512_storeu_ps(p, acc);
-                    }
-                    continue;
-                }
-                for (int64_t j = 0; j < nrows; j++) {
-                    float *p = p0 + j * pstep + a0;
-                    __m512 acc = _mm512_maskz_loadu_ps(m, p);
-                    /* masked lanes are not read: addresses before the row are never touched */
-                    for (int t = 0; t < nt; t++)
-                        acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(
-                            mt[t], (const float *)((uintptr_t)c[t]
-                                                   + (uintptr_t)((j * cstep + a0 - s[t]) * 4))));
-                    _mm512_mask_storeu_ps(p, m, acc);
-                }
+            /* a constant count of taps: their rows, shifts and masks in registers
+               (a count known only at run time: AlexNet conv1's adds 1.35x as long) */
+            switch (nt) {
+            case 1: cydnnl_c2i_run(1, p0, pstep, c, g->shift + t0, n, cstep, nrows); break;
+            case 2: cydnnl_c2i_run(2, p0, pstep, c, g->shift + t0, n, cstep, nrows); break;
+            case 3: cydnnl_c2i_run(3, p0, pstep, c, g->shift + t0, n, cstep, nrows); break;
+            case 4: cydnnl_c2i_run(4, p0, pstep, c, g->shift + t0, n, cstep, nrows); break;
+            default: cydnnl_c2i_run(nt, p0, pstep, c, g->shift + t0, n, cstep, nrows); break;
             }
         }
         return;
