@@ -77,15 +77,52 @@ static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_
 #endif
 typedef float cydnnl_c2i_vf __attribute__((vector_size(4 * CYDNNL_C2I_VW)));
 
+/* The adds' vectors where they have masked loads and stores (AVX-512's, or
+   AVX's vmaskmov: AlexNet conv1's adds 250 -> 150 us an image at avx2 on Zen
+   4; SSE's lanes one by one were 2.3x slower than its scalar edges below):
+   lanes j of a vector from col index lo on with 0 <= lo + j < n; masked
+   lanes are never touched. */
 #if CYDNNL_C2I_VW == 16
-/* lanes j of a vector from col index lo on with 0 <= lo + j < n */
-static inline __mmask16 cydnnl_c2i_lanes(int64_t lo, int64_t n) {
+#define CYDNNL_C2I_MASKED 1
+typedef __m512 cydnnl_c2i_v;
+typedef __mmask16 cydnnl_c2i_m;
+static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
     int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
     l0 = l0 > 16 ? 16 : l0;
     l1 = l1 > 16 ? 16 : l1 < 0 ? 0 : l1;
     return (__mmask16)(((1u << l1) - 1) & ~((1u << l0) - 1));
 }
+#define cydnnl_c2i_full(m) ((m) == 0xffff)
+#define cydnnl_c2i_ld(p) _mm512_loadu_ps(p)
+#define cydnnl_c2i_st(p, v) _mm512_storeu_ps(p, v)
+#define cydnnl_c2i_ldm(m, p) _mm512_maskz_loadu_ps(m, p)
+#define cydnnl_c2i_stm(m, p, v) _mm512_mask_storeu_ps(p, m, v)
+#define cydnnl_c2i_add(a, b) _mm512_add_ps(a, b)
+#elif CYDNNL_C2I_VW == 8
+#include <immintrin.h>
+#define CYDNNL_C2I_MASKED 1
+typedef __m256 cydnnl_c2i_v;
+typedef __m256i cydnnl_c2i_m;
+static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
+    /* lanes from l0 on, and lanes below l1, out of a window of a table */
+    static const int32_t from[16] = {0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1};
+    static const int32_t below[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
+    l0 = l0 > 8 ? 8 : l0;
+    l1 = l1 > 8 ? 8 : l1 < 0 ? 0 : l1;
+    return _mm256_castps_si256(_mm256_and_ps(
+        _mm256_loadu_ps((const float *)(from + 8 - l0)),
+        _mm256_loadu_ps((const float *)(below + 8 - l1))));
+}
+#define cydnnl_c2i_full(m) (_mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xff)
+#define cydnnl_c2i_ld(p) _mm256_loadu_ps(p)
+#define cydnnl_c2i_st(p, v) _mm256_storeu_ps(p, v)
+#define cydnnl_c2i_ldm(m, p) _mm256_maskload_ps(p, m)
+#define cydnnl_c2i_stm(m, p, v) _mm256_maskstore_ps(p, m, v)
+#define cydnnl_c2i_add(a, b) _mm256_add_ps(a, b)
+#endif
 
+#ifdef CYDNNL_C2I_MASKED
 /* One phase's nt taps (rows c[t] of n sums, landing from position s[t] on)
    of nrows rows (row j: phase row p0 + j * pstep, taps c[t] + j * cstep),
    a vector position at a time for all the rows, its masks worked out once.
@@ -94,19 +131,19 @@ __attribute__((always_inline)) static inline void cydnnl_c2i_run(
         const int nt, float *__restrict p0, int64_t pstep, const float *const *c0,
         const int64_t *s, int64_t n, int64_t cstep, int64_t nrows) {
     const float *c[CYDNNL_C2I_MAXT];
-    __mmask16 mt[CYDNNL_C2I_MAXT];
+    cydnnl_c2i_m mt[CYDNNL_C2I_MAXT];
     int64_t smin = s[0], smax = s[0];
     for (int t = 0; t < nt; t++) {
         smin = s[t] < smin ? s[t] : smin;
         smax = s[t] > smax ? s[t] : smax;
     }
     const int64_t end = smax + n;
-    for (int64_t a0 = smin; a0 < end; a0 += 16) {
-        const __mmask16 m = cydnnl_c2i_lanes(a0, end);
-        int full = m == 0xffff;
+    for (int64_t a0 = smin; a0 < end; a0 += CYDNNL_C2I_VW) {
+        const cydnnl_c2i_m m = cydnnl_c2i_lanes(a0, end);
+        int full = cydnnl_c2i_full(m);
         for (int t = 0; t < nt; t++) {
             mt[t] = cydnnl_c2i_lanes(a0 - s[t], n);
-            full &= mt[t] == 0xffff;
+            full &= cydnnl_c2i_full(mt[t]);
             /* as an integer: masked lanes before the row are never read, and
                no pointer is formed before it */
             c[t] = (const float *)((uintptr_t)c0[t] + (uintptr_t)((a0 - s[t]) * 4));
@@ -114,20 +151,20 @@ __attribute__((always_inline)) static inline void cydnnl_c2i_run(
         float *p = p0 + a0;
         if (full) {
             for (int64_t j = 0; j < nrows; j++, p += pstep) {
-                __m512 acc = _mm512_loadu_ps(p);
+                cydnnl_c2i_v acc = cydnnl_c2i_ld(p);
                 for (int t = 0; t < nt; t++)
-                    acc = _mm512_add_ps(acc, _mm512_loadu_ps(
+                    acc = cydnnl_c2i_add(acc, cydnnl_c2i_ld(
                         (const float *)((uintptr_t)c[t] + (uintptr_t)(j * cstep * 4))));
-                _mm512_storeu_ps(p, acc);
+                cydnnl_c2i_st(p, acc);
             }
             continue;
         }
         for (int64_t j = 0; j < nrows; j++, p += pstep) {
-            __m512 acc = _mm512_maskz_loadu_ps(m, p);
+            cydnnl_c2i_v acc = cydnnl_c2i_ldm(m, p);
             for (int t = 0; t < nt; t++)
-                acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(
+                acc = cydnnl_c2i_add(acc, cydnnl_c2i_ldm(
                     mt[t], (const float *)((uintptr_t)c[t] + (uintptr_t)(j * cstep * 4))));
-            _mm512_mask_storeu_ps(p, m, acc);
+            cydnnl_c2i_stm(m, p, acc);
         }
     }
 }
@@ -140,7 +177,7 @@ __attribute__((always_inline)) static inline void cydnnl_c2i_run(
    ran at a quarter of their speed. */
 static inline void cydnnl_col2im_add_phase(float *__restrict p, int64_t n,
                                            const float *const *c, const int64_t *s, int nt) {
-#if CYDNNL_C2I_VW == 16
+#ifdef CYDNNL_C2I_MASKED
     cydnnl_c2i_run(nt, p, 0, c, s, n, 0, 1);
 #else
     int64_t smin = s[0], smax = s[0];
@@ -214,7 +251,7 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
                                           int64_t pstep, const float *__restrict col,
                                           int64_t cstep, int64_t ldk, int64_t o0, int64_t n,
                                           int64_t nrows) {
-#if CYDNNL_C2I_VW == 16
+#ifdef CYDNNL_C2I_MASKED
     if (g->nruns > 0) {
         for (int u = 0; u < g->nruns; u++) {
             const int t0 = g->run[u], nt = g->run[u + 1] - t0;
