@@ -75,15 +75,14 @@ static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_
 #else
 #define CYDNNL_C2I_VW 1
 #endif
-typedef float cydnnl_c2i_vf __attribute__((vector_size(4 * CYDNNL_C2I_VW)));
 
-/* The adds' vectors where they have masked loads and stores (AVX-512's, or
-   AVX's vmaskmov: AlexNet conv1's adds 250 -> 150 us an image at avx2 on Zen
-   4; SSE's lanes one by one were 2.3x slower than its scalar edges below):
-   lanes j of a vector from col index lo on with 0 <= lo + j < n; masked
-   lanes are never touched. */
+/* The adds' vectors: masked loads and stores where the level has them
+   (AVX-512's, AVX's vmaskmov: AlexNet conv1's adds 250 -> 150 us an image at
+   avx2 on Zen 4, from vectors along each row with scalar edges); SSE's edge
+   vectors go lane by lane. cydnnl_c2i_lanes: lanes j of a vector from col
+   index lo on with 0 <= lo + j < n; lanes outside are never touched. */
 #if CYDNNL_C2I_VW == 16
-#define CYDNNL_C2I_MASKED 1
+#define CYDNNL_C2I_RUNS 1
 typedef __m512 cydnnl_c2i_v;
 typedef __mmask16 cydnnl_c2i_m;
 static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
@@ -100,7 +99,7 @@ static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
 #define cydnnl_c2i_add(a, b) _mm512_add_ps(a, b)
 #elif CYDNNL_C2I_VW == 8
 #include <immintrin.h>
-#define CYDNNL_C2I_MASKED 1
+#define CYDNNL_C2I_RUNS 1
 typedef __m256 cydnnl_c2i_v;
 typedef __m256i cydnnl_c2i_m;
 static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
@@ -120,9 +119,23 @@ static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
 #define cydnnl_c2i_ldm(m, p) _mm256_maskload_ps(p, m)
 #define cydnnl_c2i_stm(m, p, v) _mm256_maskstore_ps(p, m, v)
 #define cydnnl_c2i_add(a, b) _mm256_add_ps(a, b)
+#elif CYDNNL_C2I_VW == 4
+#define CYDNNL_C2I_RUNS 1
+typedef __m128 cydnnl_c2i_v;
+typedef unsigned cydnnl_c2i_m;
+static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
+    int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
+    l0 = l0 > 4 ? 4 : l0;
+    l1 = l1 > 4 ? 4 : l1 < 0 ? 0 : l1;
+    return ((1u << l1) - 1) & ~((1u << l0) - 1);
+}
+#define cydnnl_c2i_full(m) ((m) == 0xf)
+#define cydnnl_c2i_ld(p) _mm_loadu_ps(p)
+#define cydnnl_c2i_st(p, v) _mm_storeu_ps(p, v)
+#define cydnnl_c2i_add(a, b) _mm_add_ps(a, b)
 #endif
 
-#ifdef CYDNNL_C2I_MASKED
+#ifdef CYDNNL_C2I_RUNS
 /* One phase's nt taps (rows c[t] of n sums, landing from position s[t] on)
    of nrows rows (row j: phase row p0 + j * pstep, taps c[t] + j * cstep),
    a vector position at a time for all the rows, its masks worked out once.
@@ -159,6 +172,23 @@ __attribute__((always_inline)) static inline void cydnnl_c2i_run(
             }
             continue;
         }
+#if CYDNNL_C2I_VW == 4
+        /* no masked loads: such a vector's lanes one at a time, each sum
+           with the taps that reach it */
+        for (int l = 0; l < 4 && a0 + l < end; l++) {
+            unsigned reach = 0;
+            for (int t = 0; t < nt; t++)
+                reach |= (mt[t] >> l & 1u) << t;
+            float *q = p + l;
+            for (int64_t j = 0; j < nrows; j++, q += pstep) {
+                float v = *q;
+                for (int t = 0; t < nt; t++)
+                    if (reach >> t & 1u)
+                        v += *(const float *)((uintptr_t)c[t] + (uintptr_t)((j * cstep + l) * 4));
+                *q = v;
+            }
+        }
+#else
         for (int64_t j = 0; j < nrows; j++, p += pstep) {
             cydnnl_c2i_v acc = cydnnl_c2i_ldm(m, p);
             for (int t = 0; t < nt; t++)
@@ -166,6 +196,7 @@ __attribute__((always_inline)) static inline void cydnnl_c2i_run(
                     mt[t], (const float *)((uintptr_t)c[t] + (uintptr_t)(j * cstep * 4))));
             cydnnl_c2i_stm(m, p, acc);
         }
+#endif
     }
 }
 #endif
@@ -177,36 +208,15 @@ __attribute__((always_inline)) static inline void cydnnl_c2i_run(
    ran at a quarter of their speed. */
 static inline void cydnnl_col2im_add_phase(float *__restrict p, int64_t n,
                                            const float *const *c, const int64_t *s, int nt) {
-#ifdef CYDNNL_C2I_MASKED
+#ifdef CYDNNL_C2I_RUNS
     cydnnl_c2i_run(nt, p, 0, c, s, n, 0, 1);
-#else
+#else   /* no SSE2: one sum at a time */
     int64_t smin = s[0], smax = s[0];
     for (int t = 1; t < nt; t++) {
         smin = s[t] < smin ? s[t] : smin;
         smax = s[t] > smax ? s[t] : smax;
     }
-    const int64_t end = smax + n;
-    /* vectors where every tap covers all lanes, single sums at the edges */
-    int64_t a = smin;
-    for (; a < end; a++) {
-        if (a >= smax && a + CYDNNL_C2I_VW <= smin + n)
-            break;
-        float v = p[a];
-        for (int t = 0; t < nt; t++)
-            if (a - s[t] >= 0 && a - s[t] < n)
-                v += c[t][a - s[t]];
-        p[a] = v;
-    }
-    for (; a + CYDNNL_C2I_VW <= smin + n; a += CYDNNL_C2I_VW) {
-        cydnnl_c2i_vf acc, x;
-        memcpy(&acc, p + a, sizeof acc);
-        for (int t = 0; t < nt; t++) {
-            memcpy(&x, c[t] + a - s[t], sizeof x);
-            acc += x;
-        }
-        memcpy(p + a, &acc, sizeof acc);
-    }
-    for (; a < end; a++) {
+    for (int64_t a = smin; a < smax + n; a++) {
         float v = p[a];
         for (int t = 0; t < nt; t++)
             if (a - s[t] >= 0 && a - s[t] < n)
@@ -251,7 +261,7 @@ static inline void cydnnl_col2im_add_rows(const cydnnl_col2im_w_t *g, float *__r
                                           int64_t pstep, const float *__restrict col,
                                           int64_t cstep, int64_t ldk, int64_t o0, int64_t n,
                                           int64_t nrows) {
-#ifdef CYDNNL_C2I_MASKED
+#ifdef CYDNNL_C2I_RUNS
     if (g->nruns > 0) {
         for (int u = 0; u < g->nruns; u++) {
             const int t0 = g->run[u], nt = g->run[u + 1] - t0;
