@@ -5,25 +5,33 @@ see onednn_ref.py) in the same run. Each library uses the layouts it picks
 for `any`; only the primitives are timed.
 
     ONEDNN_PREFIX=/tmp/onednn32 python benchmarks/bench_convolution.py [--isa avx2]
+
+The two libraries' repeats take turns. --directions picks some of forward,
+backward data, backward weights (`python -m benchmarks` runs backward data
+only: the CNN block times the other two); --json FILE also writes the
+results (cases "conv1 f32 mb8" and "conv1 bf16 mb32").
 """
 
 import ctypes
+import json
 
 import numpy as np
 
 import onednn_ref
 import common
-from common import median_time, table
+from common import median_times, table
 import dnnl
 from dnnl import (algorithm, convolution_backward_data, convolution_backward_weights,
                   convolution_forward, engine, memory, prop_kind, stream)
 
 tag, dt = memory.format_tag, memory.data_type
 CASES = [("f32", 8, dt.f32), ("bf16", 32, dt.bf16)]
+DIRECTIONS = ("forward", "backward data", "backward weights")
 IC, OC, IH, KH, S, OH = 3, 96, 227, 11, 4, 55
 
 
-def ours(dtype, mb, times):
+def ours(dtype, mb):
+    """direction -> (runner, implementation name)."""
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     any_ = lambda dims: memory.desc(dims, dtype, tag.any)  # noqa: E731
@@ -48,22 +56,22 @@ def ours(dtype, mb, times):
     f = {dnnl.DNNL_ARG_SRC: mem(fpd.src_desc()), dnnl.DNNL_ARG_WEIGHTS: mem(fpd.weights_desc()),
          dnnl.DNNL_ARG_BIAS: mem(fpd.bias_desc()), dnnl.DNNL_ARG_DST: mem(fpd.dst_desc())}
     p = convolution_forward(fpd)
-    out["forward"] = (median_time(lambda: p.execute(s, f), **times), fpd.impl_info_str())
+    out["forward"] = (lambda: p.execute(s, f), fpd.impl_info_str())
     b = {dnnl.DNNL_ARG_DIFF_SRC: mem(bpd.diff_src_desc()),
          dnnl.DNNL_ARG_WEIGHTS: mem(bpd.weights_desc()),
          dnnl.DNNL_ARG_DIFF_DST: mem(bpd.diff_dst_desc())}
     pb = convolution_backward_data(bpd)
-    out["backward data"] = (median_time(lambda: pb.execute(s, b), **times), bpd.impl_info_str())
+    out["backward data"] = (lambda: pb.execute(s, b), bpd.impl_info_str())
     w = {dnnl.DNNL_ARG_SRC: mem(wpd.src_desc()), dnnl.DNNL_ARG_DIFF_DST: mem(wpd.diff_dst_desc()),
          dnnl.DNNL_ARG_DIFF_WEIGHTS: mem(wpd.diff_weights_desc()),
          dnnl.DNNL_ARG_DIFF_BIAS: mem(wpd.diff_bias_desc())}
     pw = convolution_backward_weights(wpd)
-    out["backward weights"] = (median_time(lambda: pw.execute(s, w), **times),
-                               wpd.impl_info_str())
+    out["backward weights"] = (lambda: pw.execute(s, w), wpd.impl_info_str())
     return out
 
 
-def reference(lib, dtype, mb, times):
+def reference(lib, dtype, mb):
+    """direction -> (runner, implementation name), where oneDNN has one."""
     L, P = lib.lib, onednn_ref.P
     d = onednn_ref.dims_t
     md = lambda dims: lib.md(dims, int(dtype), 1)  # noqa: E731
@@ -97,28 +105,61 @@ def reference(lib, dtype, mb, times):
         for arg, q in args.items():
             q, idx = q if isinstance(q, tuple) else (q, 0)
             mems[arg] = lib.memory(lib.query_md(pd, q, idx))
-        run = lib.runner(lib.primitive(pd), mems)
-        out[name] = (median_time(run, **times), lib.impl(pd))
+        out[name] = (lib.runner(lib.primitive(pd), mems), lib.impl(pd))
     return out
 
 
+def measure(lib, name, mb, dtype, directions, repeat, warmup):
+    """One record per direction (as bench_cnn_block.py's steps): our and
+    oneDNN's median ms (None where oneDNN has no implementation), names and
+    FLOPs."""
+    mine = ours(dtype, mb)
+    ref = reference(lib, dtype, mb) if lib is not None else {}
+    records = []
+    for direction in directions:
+        sides = [mine[direction], ref.get(direction)]
+        times = iter(median_times([side[0] for side in sides if side], repeat, warmup))
+        ms = [next(times) * 1e3 if side else None for side in sides]
+        records.append({"step": direction, "dtype": name,
+                        "flops": 2 * OC * OH * OH * IC * KH * KH * mb,
+                        "ours_ms": ms[0], "ours_impl": sides[0][1], "onednn_ms": ms[1],
+                        "onednn_impl": sides[1] and sides[1][1],
+                        "torch_ms": None, "torch_impl": None})
+    return records
+
+
 def main():
-    args, lib = common.start(__doc__.split("\n\n")[0])
-    times = dict(repeat=args.repeat, warmup=args.warmup)
+    def extra(p):
+        p.add_argument("--json", help="also write the results to this file")
+        p.add_argument("--directions", default=",".join(DIRECTIONS),
+                       help="comma-separated, of: %s" % ", ".join(DIRECTIONS))
+    args, lib = common.start(__doc__.split("\n\n")[0], extra=extra)
+    directions = [d.strip() for d in args.directions.split(",")]
+    bad = [d for d in directions if d not in DIRECTIONS]
+    if bad:
+        raise SystemExit("--directions: unknown %s" % ", ".join(bad))
+    results = {"isa_limit": args.isa, "ours_isa": dnnl.get_effective_cpu_isa().name,
+               "onednn_version": lib.version() if lib else None,
+               "onednn_isa": common.isa_name(lib.effective_isa()) if lib else None,
+               "cases": {}}
     rows = []
-    flops_per_image = 2 * OC * OH * OH * IC * KH * KH
     for name, mb, dtype in CASES:
-        mine = ours(dtype, mb, times)
-        ref = reference(lib, dtype, mb, times) if lib is not None else {}
-        for direction, (t, impl) in mine.items():
-            gflops = flops_per_image * mb / t / 1e9
-            r = ref.get(direction)
-            rows.append(["%s mb%d" % (name, mb), direction, impl, "%.2f" % (t * 1e3),
-                         "%.1f" % gflops, "%.2f (%s)" % (r[0] * 1e3, r[1]) if r else
+        records = measure(lib, name, mb, dtype, directions, args.repeat, args.warmup)
+        results["cases"]["conv1 %s mb%d" % (name, mb)] = records
+        for r in records:
+            rows.append(["%s mb%d" % (name, mb), r["step"], r["ours_impl"],
+                         "%.2f" % r["ours_ms"], "%.1f" % (r["flops"] / r["ours_ms"] / 1e6),
+                         "%.2f (%s)" % (r["onednn_ms"], r["onednn_impl"])
+                         if r["onednn_ms"] is not None else
                          "unimpl" if lib is not None else "-",
-                         "%.2fx" % (r[0] / t) if r else "-"])
+                         "%.2fx" % (r["onednn_ms"] / r["ours_ms"])
+                         if r["onednn_ms"] is not None else "-"])
     table(rows, ["case", "direction", "impl", "ms", "GFLOP/s", "oneDNN ms", "vs oneDNN"])
-    print("\n'vs oneDNN': how many times faster cydnnl is (>1 = faster); medians.")
+    print("\n'vs oneDNN': oneDNN's time / ours (>1 = cydnnl faster); medians of %d interleaved "
+          "repeats after %d warm-up runs." % (args.repeat, args.warmup))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -10,12 +10,17 @@ from common import NO_REORDER, fmt_ms, table
 
 # the scripts `python -m benchmarks` runs -> the cases (keys of their JSON) they time
 SCRIPTS = {"bench_cnn_block.py": ("f32 mb8", "bf16 mb32", "f32 mb32"),
-           "bench_lstm.py": ("lstm f32",)}
+           "bench_lstm.py": ("lstm f32",),
+           "bench_convolution.py": ("conv1 f32 mb8", "conv1 bf16 mb32")}
 # case -> the example program it times
 PROGRAMS = {"f32 mb8": "cpu_cnn_training_f32 (CNN block, f32, batch 8)",
             "bf16 mb32": "cnn_training_bf16 (CNN block, bf16, batch 32)",
             "f32 mb32": "CNN block, f32, batch 32 (bf16's yardstick)",
-            "lstm f32": "rnn_training_f32 (LSTM fwd + bwd, f32)"}
+            "lstm f32": "rnn_training_f32 (LSTM fwd + bwd, f32)",
+            "conv1 f32 mb8": "AlexNet conv1 backward data alone (f32, batch 8)",
+            "conv1 bf16 mb32": "AlexNet conv1 backward data alone (bf16, batch 32)"}
+# cases of single primitives, not programs: no whole iteration
+SINGLE = {"conv1 f32 mb8", "conv1 bf16 mb32"}
 LIBS = ("ours", "onednn", "torch")
 
 
@@ -49,14 +54,15 @@ def rows(runs):
     for run in runs:
         for got in run["scripts"].values():
             for case, recs in ((got["results"] or {}).get("cases") or {}).items():
-                steps.setdefault(case, [r["step"] for r in recs] + ["iteration"])
+                steps.setdefault(case, [r["step"] for r in recs]
+                                 + ([] if case in SINGLE else ["iteration"]))
     out = []
     for run in runs:
         for script, got in run["scripts"].items():
             res = got["results"]
             cases = res["cases"] if res else dict.fromkeys(SCRIPTS[script])
             for case, recs in cases.items():
-                recs = recs and recs + [iteration(recs)]
+                recs = recs and recs + ([] if case in SINGLE else [iteration(recs)])
                 for i, step in enumerate(steps.get(case, ["iteration"])):
                     row = {"program": case, "example": PROGRAMS.get(case),
                            "level": run["level"], "threads": run["threads"], "step": step,
@@ -125,7 +131,7 @@ def print_tables(all_rows, levels, threads):
                   [("", 1)] + [(" %d thread%s " % (t, "s" * (t > 1)), len(HEADER))
                                for t in threads])
             for t in threads:
-                err = at.get((case, level, t, "iteration"), {}).get("error")
+                err = at.get((case, level, t, steps[-1]), {}).get("error")
                 if err:
                     print("  error, %d thread(s): %s" % (t, err))
             print()
@@ -153,7 +159,7 @@ def speedups(all_rows, levels, threads, busy_runs=()):
     at = {(r["program"], r["level"], r["threads"]): r for r in all_rows
           if r["step"] == "iteration"}
     lines = []
-    for case in dict.fromkeys(r["program"] for r in all_rows):
+    for case in dict.fromkeys(r["program"] for r in all_rows if r["program"] not in SINGLE):
         for level in levels:
             base = at.get((case, level, threads[0]), {})
             for t in threads[1:]:
