@@ -81,16 +81,25 @@ static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_
    avx2 on Zen 4, from vectors along each row with scalar edges); SSE's edge
    vectors go lane by lane. cydnnl_c2i_lanes: lanes j of a vector from col
    index lo on with 0 <= lo + j < n; lanes outside are never touched. */
+/* lanes l0 .. l1 - 1 of a vector from col index lo on: 0 <= lo + j < n */
+static inline void cydnnl_c2i_span(int64_t lo, int64_t n, int64_t *l0, int64_t *l1) {
+    const int64_t a = lo < 0 ? -lo : 0, b = n - lo;
+    *l0 = a > CYDNNL_C2I_VW ? CYDNNL_C2I_VW : a;
+    *l1 = b > CYDNNL_C2I_VW ? CYDNNL_C2I_VW : b < 0 ? 0 : b;
+}
+
+/* the same lanes as bits (vectors of up to 16 lanes) */
+static inline unsigned cydnnl_c2i_bits(int64_t lo, int64_t n) {
+    int64_t l0, l1;
+    cydnnl_c2i_span(lo, n, &l0, &l1);
+    return ((1u << l1) - 1) & ~((1u << l0) - 1);
+}
+
 #if CYDNNL_C2I_VW == 16
 #define CYDNNL_C2I_RUNS 1
 typedef __m512 cydnnl_c2i_v;
 typedef __mmask16 cydnnl_c2i_m;
-static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
-    int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
-    l0 = l0 > 16 ? 16 : l0;
-    l1 = l1 > 16 ? 16 : l1 < 0 ? 0 : l1;
-    return (__mmask16)(((1u << l1) - 1) & ~((1u << l0) - 1));
-}
+#define cydnnl_c2i_lanes(lo, n) ((__mmask16)cydnnl_c2i_bits(lo, n))
 #define cydnnl_c2i_full(m) ((m) == 0xffff)
 #define cydnnl_c2i_ld(p) _mm512_loadu_ps(p)
 #define cydnnl_c2i_st(p, v) _mm512_storeu_ps(p, v)
@@ -106,9 +115,8 @@ static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
     /* lanes from l0 on, and lanes below l1, out of a window of a table */
     static const int32_t from[16] = {0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1};
     static const int32_t below[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
-    l0 = l0 > 8 ? 8 : l0;
-    l1 = l1 > 8 ? 8 : l1 < 0 ? 0 : l1;
+    int64_t l0, l1;
+    cydnnl_c2i_span(lo, n, &l0, &l1);
     return _mm256_castps_si256(_mm256_and_ps(
         _mm256_loadu_ps((const float *)(from + 8 - l0)),
         _mm256_loadu_ps((const float *)(below + 8 - l1))));
@@ -123,12 +131,7 @@ static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
 #define CYDNNL_C2I_RUNS 1
 typedef __m128 cydnnl_c2i_v;
 typedef unsigned cydnnl_c2i_m;
-static inline cydnnl_c2i_m cydnnl_c2i_lanes(int64_t lo, int64_t n) {
-    int64_t l0 = lo < 0 ? -lo : 0, l1 = n - lo;
-    l0 = l0 > 4 ? 4 : l0;
-    l1 = l1 > 4 ? 4 : l1 < 0 ? 0 : l1;
-    return ((1u << l1) - 1) & ~((1u << l0) - 1);
-}
+#define cydnnl_c2i_lanes cydnnl_c2i_bits
 #define cydnnl_c2i_full(m) ((m) == 0xf)
 #define cydnnl_c2i_ld(p) _mm_loadu_ps(p)
 #define cydnnl_c2i_st(p, v) _mm_storeu_ps(p, v)
