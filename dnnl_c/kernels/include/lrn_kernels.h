@@ -296,7 +296,12 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
        two terms, with a zero vector at either end of a position's row */
     enum { MAXV = 256, MAXG = 16 };
     __m512 X[MAXV], A[MAXV], Q[MAXV + 2 * MAXG], B[MAXV + 2 * MAXG];
-    const int64_t G = nb * MAXG <= MAXV ? MAXG : MAXV / nb, L = nb + 2;
+    /* the backward's four arrays stay in L1 beside the next group's lines
+       with groups of 2 positions (16 filled L1: AlexNet's LRN backward took
+       1.35x as long, f32 nhwc on Zen 4; 1 left the prefetch too short); the
+       forward has two arrays and likes longer runs */
+    const int64_t gmax = bwd ? 2 : MAXG;
+    const int64_t G = nb * gmax <= MAXV ? gmax : MAXV / nb, L = nb + 2;
     const int64_t ahead = G * ss * (bf16 ? 2 : 4);
     const __m512 vk = _mm512_set1_ps(k), vs = _mm512_set1_ps(scale);
     const __m512 vc = _mm512_set1_ps(coef);
