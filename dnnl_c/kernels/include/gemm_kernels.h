@@ -443,12 +443,13 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
                                                  const uint32_t *b, float *c, int64_t ldc,
                                                  float alpha, float beta, int64_t rows) {
     __m512 acc[CYDNNL_MR][2];
-    cydnnl_prefetch_tile(c, ldc, rows);
     for (int i = 0; i < mr; ++i) {
         acc[i][0] = _mm512_setzero_ps();
         acc[i][1] = _mm512_setzero_ps();
     }
     for (int64_t p = 0; p < kp; ++p) {
+        if (p < rows)   /* C's rows one a step: all up front, they queued at the start */
+            cydnnl_prefetch_tile(c + p * ldc, ldc, 1);
         __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
         __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
         #pragma GCC unroll 16
@@ -547,7 +548,12 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16_strided(int64_t nruns, const int32_t *run
 CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b,
                                        float *c, int64_t ldc, float alpha, float beta,
                                        int64_t rows) {
-    if (rows > CYDNNL_MR / 2)
+    /* a whole tile with its row count a constant: the stores then need no
+       spilled accumulators, whose stores (and their zeroing before the
+       loop) stalled each tile's start on the full store queue */
+    if (rows == CYDNNL_MR)
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR, kp, a, b, c, ldc, alpha, beta, CYDNNL_MR);
+    else if (rows > CYDNNL_MR / 2)
         cydnnl_ukernel_bf16_mr(CYDNNL_MR, kp, a, b, c, ldc, alpha, beta, rows);
     else
         cydnnl_ukernel_bf16_mr(CYDNNL_MR / 2, kp, a, b, c, ldc, alpha, beta, rows);
