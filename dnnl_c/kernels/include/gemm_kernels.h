@@ -85,7 +85,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const floa
     cydnnl_vf acc[CYDNNL_MR][2];
     cydnnl_prefetch_tile(c, ldc, rows);
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
-#if CYDNNL_VEC == 8
+#if CYDNNL_VEC == 8 || CYDNNL_VEC == 4
     #pragma GCC unroll 4     /* see cydnnl_ukernel_strided_mr */
 #endif
     for (int64_t p = 0; p < kc; ++p) {
@@ -145,10 +145,12 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, const int lane
     const float *ar[CYDNNL_MR];
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
     for (int i = 0; i < mr; ++i) ar[i] = a + i * rs;
-    /* AVX2's step is 10-12 FMAs against ~10 other instructions, more than
-       four a cycle to issue: the counter and branch once per four steps
-       (AlexNet conv1 forward on Zen 4: 2-3% faster; packed: ~1%) */
-#if CYDNNL_VEC == 8
+    /* AVX2's and SSE's steps are issue-bound (AVX2: 10-12 FMAs beside ~10
+       other instructions; SSE: six micro-ops a tile row): the counter and
+       branch once per four steps. Zen 4, AlexNet conv1: forward 2-3%
+       faster at both; the packed loop's backward data ~1% at avx2 and 7%
+       at sse41 (15% on two threads), the LSTM at sse41 6% */
+#if CYDNNL_VEC == 8 || CYDNNL_VEC == 4
     #pragma GCC unroll 4
 #endif
     for (int64_t p = 0; p < kc; ++p) {
