@@ -48,6 +48,18 @@ CYDNNL_INLINE void cydnnl_st(float *p, cydnnl_vf v) { memcpy(p, &v, sizeof v); }
 
 #define CYDNNL_ALWAYS_INLINE static inline __attribute__((always_inline))
 
+/* The f32 k loops' unrolling. AVX2's and SSE's steps are issue-bound (AVX2:
+   10-12 FMAs beside ~10 other instructions; SSE: six micro-ops a tile row):
+   the counter and branch once per four steps. Zen 4, AlexNet conv1:
+   forward 2-3% faster at both levels, backward data (the packed loop) ~1% at
+   avx2 and 7% at sse41 (15% on two threads), the LSTM at sse41 6%; no
+   change at AVX-512 (a step of 22-24 FMAs), and by 8 SSE spilled. */
+#if CYDNNL_VEC == 8 || CYDNNL_VEC == 4
+#define CYDNNL_K_UNROLL _Pragma("GCC unroll 4")
+#else
+#define CYDNNL_K_UNROLL
+#endif
+
 /* C's tile is read or written after a micro-kernel's loop; its rows lie ldc
    apart, which no hardware prefetcher follows: ask for them first. */
 CYDNNL_INLINE void cydnnl_prefetch_tile(float *c, int64_t ldc, int64_t rows) {
@@ -85,9 +97,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_mr(const int mr, int64_t kc, const floa
     cydnnl_vf acc[CYDNNL_MR][2];
     cydnnl_prefetch_tile(c, ldc, rows);
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
-#if CYDNNL_VEC == 8 || CYDNNL_VEC == 4
-    #pragma GCC unroll 4     /* see cydnnl_ukernel_strided_mr */
-#endif
+    CYDNNL_K_UNROLL
     for (int64_t p = 0; p < kc; ++p) {
         cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
         #pragma GCC unroll 16
@@ -145,14 +155,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, const int lane
     const float *ar[CYDNNL_MR];
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
     for (int i = 0; i < mr; ++i) ar[i] = a + i * rs;
-    /* AVX2's and SSE's steps are issue-bound (AVX2: 10-12 FMAs beside ~10
-       other instructions; SSE: six micro-ops a tile row): the counter and
-       branch once per four steps. Zen 4, AlexNet conv1: forward 2-3%
-       faster at both; the packed loop's backward data ~1% at avx2 and 7%
-       at sse41 (15% on two threads), the LSTM at sse41 6% */
-#if CYDNNL_VEC == 8 || CYDNNL_VEC == 4
-    #pragma GCC unroll 4
-#endif
+    CYDNNL_K_UNROLL
     for (int64_t p = 0; p < kc; ++p) {
         const int64_t o = off[p];
         cydnnl_vf b0 = cydnnl_ld(b), b1 = cydnnl_ld(b + CYDNNL_VEC);
@@ -459,7 +462,8 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const
         acc[i][1] = _mm512_setzero_ps();
     }
     for (int64_t p = 0; p < kp; ++p) {
-        if (p < rows)   /* C's rows one a step: all up front, they queued at the start */
+        if (p < rows)   /* C's rows one a step (all before the loop, their misses
+                           queued at each tile's start) */
             cydnnl_prefetch_tile(c + p * ldc, ldc, 1);
         __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
         __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
