@@ -217,19 +217,24 @@ static void cydnnl_lrn_bwd_run2(float *a, const float *b, const float *x, int64_
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 /* Across channels straight from the layout, both directions, without tile
-   buffers: a position's channels as vectors of 16 (16-channel blocks sc apart, or
-   channels-last rows with sc = 16), window sums across neighbouring
-   vectors (windows of up to 16 on either side). omega^-1/2 from a
-   reciprocal square root refined by a Newton step (about an ulp from
+   buffers: a position's channels as vectors of 16 (16-channel blocks sc
+   apart, or channels-last rows with sc = 16), window sums across
+   neighbouring vectors (windows of up to 16 on either side). omega^-1/2
+   from a reciprocal square root refined by a Newton step (about an ulp from
    exact), omega^-1/4 its square root (a second refined reciprocal square
-   root: the forward, bound by the multiplying pipes, took 1.15x as
-   long), instead of two square roots and a division: those bound the tiled
-   kernels. Only for beta = 3/4. */
+   root instead: the forward took 1.15x as long), instead of two square
+   roots and a division: those bound the tiled kernels. Only for beta = 3/4. */
 __attribute__((always_inline)) static inline __m512 cydnnl_lrn_dld(const void *p, int64_t i,
                                                                    int bf16, __mmask16 m) {
     if (bf16) {
+        /* each word to the high half of its lane, zeros below: one permute
+           (a widening move and a shift were two ops on the pipes the
+           backward is bound by: it took 1.03x as long) */
+        const __m512i hi = _mm512_set_epi16(15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8, 0,
+                                            7, 0, 6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0, 0);
         __m256i h = _mm256_maskz_loadu_epi16(m, (const uint16_t *)p + i);
-        return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+        return _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(
+            (__mmask32)0xAAAAAAAAu, hi, _mm512_castsi256_si512(h)));
     }
     return _mm512_maskz_loadu_ps(m, (const float *)p + i);
 }
@@ -259,18 +264,33 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_dst(void *p, int64_
         _mm512_mask_storeu_ps((float *)p + i, m, v);
     }
 }
-/* The window sum at vector *v of a position's row of vectors (channels end
-   to end, a zero vector at either end): v and its neighbours up to h <= 16
-   channels either side, by unaligned loads from the row (two-source
-   permutes, on the pipes the multiplies need: the bf16 forward took 1.2x
-   as long on Zen 4) */
-__attribute__((always_inline)) static inline __m512 cydnnl_lrn_dwin(const __m512 *v, int64_t h) {
-    const float *f = (const float *)v;
-    __m512 acc = *v;
-    for (int64_t j = 1; j <= h; j++)
-        acc = _mm512_add_ps(acc, _mm512_add_ps(_mm512_loadu_ps(f + j), _mm512_loadu_ps(f - j)));
+/* The window sum at lane i of vector c, a position's channels in a row of
+   vectors (p before c, n after it; zero vectors past either end): lanes
+   i-h..i+h from the neighbours shifted in registers (from a stack row,
+   unaligned reloads of just-stored vectors left the forward bound by loads
+   and stores, 14 cycles a vector on Zen 4 before any math). h = 2 by
+   immediate shifts (valignd: the forward took 1.08x as long with two-source
+   permutes), others by permutes. */
+#define CYDNNL_LRN_ALIGNR(a, b, n) \
+    ((__m512)_mm512_alignr_epi32((__m512i)(a), (__m512i)(b), n))
+__attribute__((always_inline)) static inline __m512 cydnnl_lrn_rwin(__m512 p, __m512 c,
+                                                                    __m512 n, int64_t h) {
+    if (h == 2)
+        return _mm512_add_ps(
+            c, _mm512_add_ps(_mm512_add_ps(CYDNNL_LRN_ALIGNR(n, c, 1), CYDNNL_LRN_ALIGNR(c, p, 15)),
+                             _mm512_add_ps(CYDNNL_LRN_ALIGNR(n, c, 2), CYDNNL_LRN_ALIGNR(c, p, 14))));
+    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m512 acc = c;
+    for (int64_t j = 1; j <= h; j++) {
+        __m512 up = _mm512_permutex2var_ps(c, _mm512_add_epi32(lane, _mm512_set1_epi32((int)j)),
+                                           n);
+        __m512 down = _mm512_permutex2var_ps(
+            p, _mm512_add_epi32(lane, _mm512_set1_epi32(16 - (int)j)), c);
+        acc = _mm512_add_ps(acc, _mm512_add_ps(up, down));
+    }
     return acc;
 }
+#undef CYDNNL_LRN_ALIGNR
 /* y^-1/2 from rsqrt14 (14 bits) and one Newton step */
 __attribute__((always_inline)) static inline __m512 cydnnl_lrn_drsqrt(__m512 y) {
     __m512 r = _mm512_rsqrt14_ps(y);
@@ -278,108 +298,102 @@ __attribute__((always_inline)) static inline __m512 cydnnl_lrn_drsqrt(__m512 y) 
     return _mm512_mul_ps(r, _mm512_fnmadd_ps(hy, r, _mm512_set1_ps(1.5f)));
 }
 
-/* Both directions (bwd a constant in each instance). Forward: out = src *
-   omega^-3/4. Backward: out = dd * omega^-3/4 - coef * src * (window sum of
-   src * dd * omega^-7/4). A group of positions is read whole before any is
-   written, so src may be out. */
+/* Both directions (bwd a constant in each instance), position by position,
+   a position's channel vectors rolling through registers. Forward: out =
+   src * omega^-3/4. Backward: out = dd * omega^-3/4 - coef * src * (window
+   sum of src * dd * omega^-7/4): vector b is written after src's vectors up
+   to b + 2 and dd's up to b + 1 are read, so out may be src or dd. */
 __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
         const void *src, const void *dd, void *out, const int bwd, const int bf16,
-        const int cl, int64_t npos, int64_t ss, int64_t sc, int64_t C, int64_t h,
-        int pad_lanes, float k, float scale, float coef) {
+        int64_t npos, int64_t ss, int64_t sc, int64_t C, int64_t h, int pad_lanes, float k,
+        float scale, float coef) {
     const int64_t nb = (C + 15) / 16;
     const __mmask16 tail = C % 16 ? (__mmask16)((1u << (C % 16)) - 1) : (__mmask16)0xffff;
     /* a blocked layout's last block is stored whole (its padding zeroed) */
     const __mmask16 stail = pad_lanes ? (__mmask16)0xffff : tail;
-    /* a group of positions at a time, so that a blocked layout's 16-channel
-       blocks are read as runs of positions (channels-last rows are runs
-       already: there position by position): src, src^2 and (backward) the
-       two terms, with a zero vector at either end of a position's row */
-    enum { MAXV = 256, MAXG = 16 };
-    __m512 X[MAXV], A[MAXV], Q[MAXV + 2 * MAXG], B[MAXV + 2 * MAXG];
-    /* the backward's four arrays stay in L1 beside the next group's lines
-       with groups of 2 positions (16 filled L1: AlexNet's LRN backward took
-       1.35x as long, f32 nhwc on Zen 4; 1 left the prefetch too short); the
-       forward has two arrays and likes longer runs */
-    const int64_t gmax = bwd ? 2 : MAXG;
-    const int64_t G = nb * gmax <= MAXV ? gmax : MAXV / nb, L = nb + 2;
-    const int64_t ahead = G * ss * (bf16 ? 2 : 4);
     const __m512 vk = _mm512_set1_ps(k), vs = _mm512_set1_ps(scale);
-    const __m512 vc = _mm512_set1_ps(coef);
-    for (int64_t g = 0; g < G; g++) {
-        Q[g * L] = Q[g * L + nb + 1] = _mm512_setzero_ps();
-        if (bwd)
-            B[g * L] = B[g * L + nb + 1] = _mm512_setzero_ps();
-    }
-    /* cl (a constant in each instance): position-major, else block-major */
-#define CYDNNL_LRN_GROUP_LOOP                                                        \
-    for (int64_t o = 0; o < (cl ? gn : nb); o++)                                     \
-        for (int64_t i = 0; i < (cl ? nb : gn); i++)                                 \
-            for (int64_t g = cl ? o : i, cb = cl ? i : o, once = 1; once; once = 0)
-    for (int64_t p0 = 0; p0 < npos; p0 += G) {
-        const int64_t gn = npos - p0 < G ? npos - p0 : G;
-        CYDNNL_LRN_GROUP_LOOP {
-            const int64_t at = (p0 + g) * ss + cb * sc;
-            /* the next group's lines: the hardware's prefetch leaves these
-               loads waiting on memory */
-            _mm_prefetch((const char *)src + at * (bf16 ? 2 : 4) + ahead, _MM_HINT_T0);
-            __m512 x = cydnnl_lrn_dld(src, at, bf16, cb == nb - 1 ? tail : 0xffff);
-            X[g * nb + cb] = x;
-            Q[g * L + cb + 1] = _mm512_mul_ps(x, x);
-        }
-        CYDNNL_LRN_GROUP_LOOP {
-            const int64_t at = (p0 + g) * ss + cb * sc;
-            const __mmask16 m = cb == nb - 1 ? tail : 0xffff;
-            const __m512 *q2 = Q + g * L + cb;
-            __m512 om = _mm512_fmadd_ps(vs, cydnnl_lrn_dwin(q2 + 1, h), vk);
-            __m512 y = cydnnl_lrn_drsqrt(om);                            /* omega^-1/2 */
-            __m512 q = _mm512_sqrt_ps(y);                                /* omega^-1/4 */
-            __m512 f = _mm512_mul_ps(y, q);                              /* omega^-3/4 */
-            if (!bwd) {
-                cydnnl_lrn_dst(out, at, bf16, cb == nb - 1 ? stail : 0xffff,
-                               _mm512_mul_ps(X[g * nb + cb], f));
-                continue;
+    const __m512 vc = _mm512_set1_ps(coef), zero = _mm512_setzero_ps();
+    for (int64_t pos = 0; pos < npos; pos++) {
+        const int64_t at0 = pos * ss;
+        /* vector b of a position (zeros past the last) and its mask */
+#define CYDNNL_LRN_MASK(b) ((b) == nb - 1 ? tail : (__mmask16)0xffff)
+#define CYDNNL_LRN_LOAD(ptr, b) \
+    ((b) < nb - 1 ? cydnnl_lrn_dld(ptr, at0 + (b) * sc, bf16, (__mmask16)0xffff)    \
+     : (b) == nb - 1 ? cydnnl_lrn_dld(ptr, at0 + (b) * sc, bf16, tail) : zero)
+        __m512 x0 = CYDNNL_LRN_LOAD(src, 0), x1 = CYDNNL_LRN_LOAD(src, 1);
+        __m512 q0 = _mm512_mul_ps(x0, x0), q1 = _mm512_mul_ps(x1, x1), qp = zero;
+        /* omega^-3/4 (f) and, backward, omega^-7/4 (r) at vector b from
+           the squares around it: omega^-1/2 from a refined reciprocal
+           square root, omega^-1/4 its square root (the square root unit,
+           ~10 cycles a vector on Zen 4, bounds the forward) */
+#define CYDNNL_LRN_POW(qm, qc, qn, f, r)                                            \
+        do {                                                                     \
+            __m512 om_ = _mm512_fmadd_ps(vs, cydnnl_lrn_rwin(qm, qc, qn, h), vk);    \
+            __m512 y_ = cydnnl_lrn_drsqrt(om_);                                  \
+            f = _mm512_mul_ps(y_, _mm512_sqrt_ps(y_));                           \
+            if (bwd) r = _mm512_mul_ps(f, _mm512_mul_ps(y_, y_));                \
+        } while (0)
+        if (!bwd) {
+            for (int64_t b = 0; b < nb; b++) {
+                __m512 x2 = CYDNNL_LRN_LOAD(src, b + 1), q2 = _mm512_mul_ps(x2, x2), f, r;
+                (void)r;
+                CYDNNL_LRN_POW(qp, q0, q2, f, r);
+                cydnnl_lrn_dst(out, at0 + b * sc, bf16, b == nb - 1 ? stail : 0xffff,
+                               _mm512_mul_ps(x0, f));
+                qp = q0; q0 = q2; x0 = x2;
             }
-            _mm_prefetch((const char *)dd + at * (bf16 ? 2 : 4) + ahead, _MM_HINT_T0);
-            __m512 r = _mm512_mul_ps(f, _mm512_mul_ps(y, y));            /* omega^-7/4 */
-            __m512 d = cydnnl_lrn_dld(dd, at, bf16, m);
-            A[g * nb + cb] = _mm512_maskz_mul_ps(m, f, d);
-            B[g * L + cb + 1] = _mm512_maskz_mul_ps(m, _mm512_mul_ps(X[g * nb + cb], d), r);
-        }
-        if (!bwd)
             continue;
-        CYDNNL_LRN_GROUP_LOOP {
-            const __m512 *b2 = B + g * L + cb;
-            __m512 s = cydnnl_lrn_dwin(b2 + 1, h);
-            cydnnl_lrn_dst(out, (p0 + g) * ss + cb * sc, bf16, cb == nb - 1 ? stail : 0xffff,
-                           _mm512_fnmadd_ps(_mm512_mul_ps(vc, X[g * nb + cb]), s,
-                                            A[g * nb + cb]));
         }
+        /* backward: a = dd * f and the window's terms bt = src * dd * r
+           one vector ahead of the output; masks (lanes past C zeroed) only
+           on the last vector: masked loads and multiplies on every vector
+           took the backward 1.07x as long */
+        __m512 f, r, d, a0, a1, bp = zero, b0, b1;
+#define CYDNNL_LRN_TERMS(qm, qc, qn, xc, j, m, a, bt)                                 \
+        do {                                                                     \
+            CYDNNL_LRN_POW(qm, qc, qn, f, r);                                    \
+            d = cydnnl_lrn_dld(dd, at0 + (j) * sc, bf16, m);                     \
+            a = _mm512_maskz_mul_ps(m, f, d);                                    \
+            bt = _mm512_maskz_mul_ps(m, _mm512_mul_ps(xc, d), r);                \
+        } while (0)
+        CYDNNL_LRN_TERMS(qp, q0, q1, x0, 0, CYDNNL_LRN_MASK(0), a0, b0);
+        for (int64_t b = 0; b < nb; b++) {
+            __m512 x2 = CYDNNL_LRN_LOAD(src, b + 2), q2 = _mm512_mul_ps(x2, x2);
+            a1 = b1 = zero;
+            if (b + 1 < nb - 1)
+                CYDNNL_LRN_TERMS(q0, q1, q2, x1, b + 1, (__mmask16)0xffff, a1, b1);
+            else if (b + 1 == nb - 1)
+                CYDNNL_LRN_TERMS(q0, q1, q2, x1, b + 1, tail, a1, b1);
+            __m512 s = cydnnl_lrn_rwin(bp, b0, b1, h);
+            cydnnl_lrn_dst(out, at0 + b * sc, bf16, b == nb - 1 ? stail : 0xffff,
+                           _mm512_fnmadd_ps(_mm512_mul_ps(vc, x0), s, a0));
+            bp = b0; b0 = b1; a0 = a1;
+            x0 = x1; x1 = x2; q0 = q1; q1 = q2;
+        }
+#undef CYDNNL_LRN_TERMS
+#undef CYDNNL_LRN_POW
+#undef CYDNNL_LRN_LOAD
+#undef CYDNNL_LRN_MASK
     }
-#undef CYDNNL_LRN_GROUP_LOOP
 }
 /* npos positions ss elements apart from src, dd and out (element offsets
-   alike); C channels, windows of h either side; pad_lanes: the last block's
-   lanes past C are the layout's padding, written as zeros. Each data type,
-   loop order and direction its own instance, and local size 5 (h = 2,
-   AlexNet's) one of its own: its window sums unrolled (looping over h, the
-   f32 backward took 1.1x as long on Zen 4) */
-#define CYDNNL_LRN_DIRECT_ONE(bwd, bf, cl)                                                 \
+   alike); C channels in vectors of 16 sc elements apart, windows of h
+   either side; pad_lanes: the last block's lanes past C are the layout's
+   padding, written as zeros. Each data type and direction its own
+   instance, and local size 5 (h = 2, AlexNet's) one of its own: its
+   permutes' indices constants. */
+#define CYDNNL_LRN_DIRECT_ONE(bwd, bf)                                                     \
     do {                                                                                  \
         if (h == 2)                                                                       \
-            cydnnl_lrn_direct_t(src, dd, out, bwd, bf, cl, npos, ss, sc, C, 2, pad_lanes,  \
-                                k, scale, coef);                                          \
+            cydnnl_lrn_direct_t(src, dd, out, bwd, bf, npos, ss, sc, C, 2, pad_lanes, k,   \
+                                scale, coef);                                             \
         else                                                                              \
-            cydnnl_lrn_direct_t(src, dd, out, bwd, bf, cl, npos, ss, sc, C, h, pad_lanes,  \
-                                k, scale, coef);                                          \
+            cydnnl_lrn_direct_t(src, dd, out, bwd, bf, npos, ss, sc, C, h, pad_lanes, k,   \
+                                scale, coef);                                             \
     } while (0)
 #define CYDNNL_LRN_DIRECT_CALLS(bwd)                                                       \
-    if (sc == 16) {  /* vectors end to end (channels-last): position by position */       \
-        if (bf16) CYDNNL_LRN_DIRECT_ONE(bwd, 1, 1);                                        \
-        else CYDNNL_LRN_DIRECT_ONE(bwd, 0, 1);                                             \
-    } else {                                                                              \
-        if (bf16) CYDNNL_LRN_DIRECT_ONE(bwd, 1, 0);                                        \
-        else CYDNNL_LRN_DIRECT_ONE(bwd, 0, 0);                                             \
-    }
+    if (bf16) CYDNNL_LRN_DIRECT_ONE(bwd, 1);                                               \
+    else CYDNNL_LRN_DIRECT_ONE(bwd, 0);
 static void cydnnl_lrn_bwd_direct(const void *src, const void *dd, void *out, int bf16,
                                   int64_t npos, int64_t ss, int64_t sc, int64_t C, int64_t h,
                                   int pad_lanes, float k, float scale, float coef) {
