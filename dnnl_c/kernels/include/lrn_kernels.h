@@ -269,16 +269,26 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_dst(void *p, int64_
    i-h..i+h from the neighbours shifted in registers (from a stack row,
    unaligned reloads of just-stored vectors left the forward bound by loads
    and stores, 14 cycles a vector on Zen 4 before any math). h = 2 by
-   immediate shifts (valignd: the forward took 1.08x as long with two-source
-   permutes), others by permutes. */
+   immediate shifts (valignd; two-source permutes took the forward 1.08x as
+   long) of pair sums t[i] = c[i] + c[i + 1], *t carrying the previous
+   vector's (the shifts, on Zen 4 about a cycle each, were a third of the
+   backward's time: three a window instead of four); others by permutes.
+   cydnnl_lrn_rwin0 is *t before a row's first vector c. */
 #define CYDNNL_LRN_ALIGNR(a, b, n) \
     ((__m512)_mm512_alignr_epi32((__m512i)(a), (__m512i)(b), n))
+__attribute__((always_inline)) static inline __m512 cydnnl_lrn_rwin0(__m512 c) {
+    return CYDNNL_LRN_ALIGNR(c, _mm512_setzero_ps(), 1);
+}
 __attribute__((always_inline)) static inline __m512 cydnnl_lrn_rwin(__m512 p, __m512 c,
-                                                                    __m512 n, int64_t h) {
-    if (h == 2)
-        return _mm512_add_ps(
-            c, _mm512_add_ps(_mm512_add_ps(CYDNNL_LRN_ALIGNR(n, c, 1), CYDNNL_LRN_ALIGNR(c, p, 15)),
-                             _mm512_add_ps(CYDNNL_LRN_ALIGNR(n, c, 2), CYDNNL_LRN_ALIGNR(c, p, 14))));
+                                                                    __m512 n, int64_t h,
+                                                                    __m512 *t) {
+    if (h == 2) {
+        __m512 tc = _mm512_add_ps(c, CYDNNL_LRN_ALIGNR(n, c, 1));
+        __m512 w = _mm512_add_ps(_mm512_add_ps(CYDNNL_LRN_ALIGNR(tc, *t, 14), tc),
+                                 CYDNNL_LRN_ALIGNR(n, c, 2));
+        *t = tc;
+        return w;
+    }
     const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     __m512 acc = c;
     for (int64_t j = 1; j <= h; j++) {
@@ -322,16 +332,17 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
      : (b) == nb - 1 ? cydnnl_lrn_dld(ptr, at0 + (b) * sc, bf16, tail) : zero)
         __m512 x0 = CYDNNL_LRN_LOAD(src, 0), x1 = CYDNNL_LRN_LOAD(src, 1);
         __m512 q0 = _mm512_mul_ps(x0, x0), q1 = _mm512_mul_ps(x1, x1), qp = zero;
+        __m512 tq = cydnnl_lrn_rwin0(q0), tb;   /* the windows' carried pair sums */
         /* omega^-3/4 (f) and, backward, omega^-7/4 (r) at vector b from
            the squares around it: omega^-1/2 from a refined reciprocal
            square root, omega^-1/4 its square root (the square root unit,
            ~10 cycles a vector on Zen 4, bounds the forward) */
 #define CYDNNL_LRN_POW(qm, qc, qn, f, r)                                            \
         do {                                                                     \
-            __m512 om_ = _mm512_fmadd_ps(vs, cydnnl_lrn_rwin(qm, qc, qn, h), vk);    \
+            __m512 om_ = _mm512_fmadd_ps(vs, cydnnl_lrn_rwin(qm, qc, qn, h, &tq), vk); \
             __m512 y_ = cydnnl_lrn_drsqrt(om_);                                  \
             f = _mm512_mul_ps(y_, _mm512_sqrt_ps(y_));                           \
-            if (bwd) r = _mm512_mul_ps(f, _mm512_mul_ps(y_, y_));                \
+            if (bwd) r = _mm512_mul_ps(y_, y_);                                  \
         } while (0)
         if (!bwd) {
             for (int64_t b = 0; b < nb; b++) {
@@ -354,21 +365,26 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
             CYDNNL_LRN_POW(qm, qc, qn, f, r);                                    \
             d = cydnnl_lrn_dld(dd, at0 + (j) * sc, bf16, m);                     \
             a = _mm512_maskz_mul_ps(m, f, d);                                    \
-            bt = _mm512_maskz_mul_ps(m, _mm512_mul_ps(xc, d), r);                \
+            bt = _mm512_maskz_mul_ps(m, a, _mm512_mul_ps(xc, r));                \
         } while (0)
+        __m512 x2 = CYDNNL_LRN_LOAD(src, 2), q2 = _mm512_mul_ps(x2, x2), a2, b2;
         CYDNNL_LRN_TERMS(qp, q0, q1, x0, 0, CYDNNL_LRN_MASK(0), a0, b0);
+        a1 = b1 = zero;
+        if (nb > 1)
+            CYDNNL_LRN_TERMS(q0, q1, q2, x1, 1, CYDNNL_LRN_MASK(1), a1, b1);
+        tb = cydnnl_lrn_rwin0(b0);
         for (int64_t b = 0; b < nb; b++) {
-            __m512 x2 = CYDNNL_LRN_LOAD(src, b + 2), q2 = _mm512_mul_ps(x2, x2);
-            a1 = b1 = zero;
-            if (b + 1 < nb - 1)
-                CYDNNL_LRN_TERMS(q0, q1, q2, x1, b + 1, (__mmask16)0xffff, a1, b1);
-            else if (b + 1 == nb - 1)
-                CYDNNL_LRN_TERMS(q0, q1, q2, x1, b + 1, tail, a1, b1);
-            __m512 s = cydnnl_lrn_rwin(bp, b0, b1, h);
+            __m512 x3 = CYDNNL_LRN_LOAD(src, b + 3), q3 = _mm512_mul_ps(x3, x3);
+            a2 = b2 = zero;
+            if (b + 2 < nb - 1)
+                CYDNNL_LRN_TERMS(q1, q2, q3, x2, b + 2, (__mmask16)0xffff, a2, b2);
+            else if (b + 2 == nb - 1)
+                CYDNNL_LRN_TERMS(q1, q2, q3, x2, b + 2, tail, a2, b2);
+            __m512 s = cydnnl_lrn_rwin(bp, b0, b1, h, &tb);
             cydnnl_lrn_dst(out, at0 + b * sc, bf16, b == nb - 1 ? stail : 0xffff,
                            _mm512_fnmadd_ps(_mm512_mul_ps(vc, x0), s, a0));
-            bp = b0; b0 = b1; a0 = a1;
-            x0 = x1; x1 = x2; q0 = q1; q1 = q2;
+            bp = b0; b0 = b1; b1 = b2; a0 = a1; a1 = a2;
+            x0 = x1; x1 = x2; x2 = x3; q1 = q2; q2 = q3;
         }
 #undef CYDNNL_LRN_TERMS
 #undef CYDNNL_LRN_POW
