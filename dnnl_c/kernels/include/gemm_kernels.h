@@ -568,6 +568,8 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint
        loop) stalled each tile's start on the full store queue */
     if (rows == CYDNNL_MR)
         cydnnl_ukernel_bf16_mr(CYDNNL_MR, kp, a, b, c, ldc, alpha, beta, CYDNNL_MR);
+    else if (rows == CYDNNL_MR - 1)  /* a weight gradient's 11 taps of kw = 11 */
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR - 1, kp, a, b, c, ldc, alpha, beta, CYDNNL_MR - 1);
     else if (rows > CYDNNL_MR / 2)
         cydnnl_ukernel_bf16_mr(CYDNNL_MR, kp, a, b, c, ldc, alpha, beta, rows);
     else
