@@ -312,7 +312,7 @@ __attribute__((always_inline)) static inline __m512 cydnnl_lrn_drsqrt(__m512 y) 
    a position's channel vectors rolling through registers. Forward: out =
    src * omega^-3/4. Backward: out = dd * omega^-3/4 - coef * src * (window
    sum of src * dd * omega^-7/4): vector b is written after src's vectors up
-   to b + 2 and dd's up to b + 1 are read, so out may be src or dd. */
+   to b + 3 and dd's up to b + 2 are read, so out may be src or dd. */
 __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
         const void *src, const void *dd, void *out, const int bwd, const int bf16,
         int64_t npos, int64_t ss, int64_t sc, int64_t C, int64_t h, int pad_lanes, float k,
@@ -333,8 +333,8 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
         __m512 x0 = CYDNNL_LRN_LOAD(src, 0), x1 = CYDNNL_LRN_LOAD(src, 1);
         __m512 q0 = _mm512_mul_ps(x0, x0), q1 = _mm512_mul_ps(x1, x1), qp = zero;
         __m512 tq = cydnnl_lrn_rwin0(q0), tb;   /* the windows' carried pair sums */
-        /* omega^-3/4 (f) and, backward, omega^-7/4 (r) at vector b from
-           the squares around it: omega^-1/2 from a refined reciprocal
+        /* omega^-3/4 (f) and, backward, omega^-1 (r) at a vector from the
+           squares around it: omega^-1/2 from a refined reciprocal
            square root, omega^-1/4 its square root (the square root unit,
            ~10 cycles a vector on Zen 4, bounds the forward) */
 #define CYDNNL_LRN_POW(qm, qc, qn, f, r)                                            \
@@ -355,10 +355,12 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
             }
             continue;
         }
-        /* backward: a = dd * f and the window's terms bt = src * dd * r
-           one vector ahead of the output; masks (lanes past C zeroed) only
-           on the last vector: masked loads and multiplies on every vector
-           took the backward 1.07x as long */
+        /* backward: a = dd * f and the window's terms bt = a * src * r
+           (src * dd * omega^-7/4) two vectors ahead of the output (one
+           ahead, the output's ops waited on the whole chain: 1.05x as
+           long); masks (lanes past C zeroed) only on the last vector:
+           masked loads and multiplies on every vector took it 1.07x as
+           long */
         __m512 f, r, d, a0, a1, bp = zero, b0, b1;
 #define CYDNNL_LRN_TERMS(qm, qc, qn, xc, j, m, a, bt)                                 \
         do {                                                                     \
@@ -396,8 +398,8 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
    alike); C channels in vectors of 16 sc elements apart, windows of h
    either side; pad_lanes: the last block's lanes past C are the layout's
    padding, written as zeros. Each data type and direction its own
-   instance, and local size 5 (h = 2, AlexNet's) one of its own: its
-   permutes' indices constants. */
+   instance, and local size 5 (h = 2, AlexNet's) one of its own: its window
+   sums by immediate shifts of carried pair sums (cydnnl_lrn_rwin). */
 #define CYDNNL_LRN_DIRECT_ONE(bwd, bf)                                                     \
     do {                                                                                  \
         if (h == 2)                                                                       \
