@@ -330,9 +330,8 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
 #define CYDNNL_LRN_LOAD(ptr, b) \
     ((b) < nb - 1 ? cydnnl_lrn_dld(ptr, at0 + (b) * sc, bf16, (__mmask16)0xffff)    \
      : (b) == nb - 1 ? cydnnl_lrn_dld(ptr, at0 + (b) * sc, bf16, tail) : zero)
-        __m512 x0 = CYDNNL_LRN_LOAD(src, 0), x1 = CYDNNL_LRN_LOAD(src, 1);
-        __m512 q0 = _mm512_mul_ps(x0, x0), q1 = _mm512_mul_ps(x1, x1), qp = zero;
-        __m512 tq = cydnnl_lrn_rwin0(q0), tb;   /* the windows' carried pair sums */
+        __m512 x0 = CYDNNL_LRN_LOAD(src, 0), q0 = _mm512_mul_ps(x0, x0), qp = zero;
+        __m512 tq = cydnnl_lrn_rwin0(q0);       /* the squares' carried pair sums */
         /* omega^-3/4 (f) and, backward, omega^-1 (r) at a vector from the
            squares around it: omega^-1/2 from a refined reciprocal
            square root, omega^-1/4 its square root (the square root unit,
@@ -361,7 +360,8 @@ __attribute__((always_inline)) static inline void cydnnl_lrn_direct_t(
            long); masks (lanes past C zeroed) only on the last vector:
            masked loads and multiplies on every vector took it 1.07x as
            long */
-        __m512 f, r, d, a0, a1, bp = zero, b0, b1;
+        __m512 x1 = CYDNNL_LRN_LOAD(src, 1), q1 = _mm512_mul_ps(x1, x1);
+        __m512 f, r, d, a0, a1, bp = zero, b0, b1, tb;
 #define CYDNNL_LRN_TERMS(qm, qc, qn, xc, j, m, a, bt)                                 \
         do {                                                                     \
             CYDNNL_LRN_POW(qm, qc, qn, f, r);                                    \
