@@ -13,6 +13,7 @@ static void fwd_##ST##_##name(const T *src, T *dst, int64_t n, float alpha,     
                               float beta) {                                          \
     const cydnnl_elt_vf va = cydnnl_elt_splat(alpha), vb = cydnnl_elt_splat(beta);   \
     int64_t i = 0;                                                                   \
+    _Pragma("GCC unroll 4")                                                          \
     for (; i + VW <= n; i += VW)                                                     \
         cydnnl_elt_st_##ST(dst + i, cydnnl_elt_fwd_##name(cydnnl_elt_ld_##dt(src + i), \
                                                           va, vb));                  \
@@ -28,6 +29,7 @@ static void bwd_##ST##_##name(const T *x, const T *dd, T *ds, int64_t n, float a
                               float beta) {                                          \
     const cydnnl_elt_vf va = cydnnl_elt_splat(alpha), vb = cydnnl_elt_splat(beta);   \
     int64_t i = 0;                                                                   \
+    _Pragma("GCC unroll 4")                                                          \
     for (; i + VW <= n; i += VW)                                                     \
         cydnnl_elt_st_##ST(ds + i, cydnnl_elt_bwd_##name(cydnnl_elt_ld_##dt(dd + i),   \
                                                          cydnnl_elt_ld_##dt(x + i),    \
