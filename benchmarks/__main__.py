@@ -10,7 +10,8 @@ against oneDNN's own program's (bench_footprint.py). Prints the table, writes
 it as JSON and draws the ratios as a PNG.
 
     ONEDNN_PREFIX=/tmp/onednn32 PYTHONPATH=. /tmp/lstmbench-venv/bin/python \\
-        -m benchmarks [--levels avx2,avx512_core] [--threads 1,2] [--repeat 7] [--quick]
+        -m benchmarks [--levels avx2,avx512_core] [--threads 1,2] [--repeat 7]
+        [--min-time 0.2] [--quick]
 
 Each (level, thread count) runs bench_cnn_block.py, bench_lstm.py and
 bench_convolution.py in child processes of their own: ONEDNN_MAX_CPU_ISA is fixed once per process,
@@ -38,8 +39,12 @@ def parse_args():
                         "(OMP_NUM_THREADS; default 1,2)")
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per step")
     parser.add_argument("--warmup", type=int, default=2, help="untimed runs first")
+    parser.add_argument("--min-time", type=float, default=0.2, metavar="SECONDS",
+                        help="short steps run more often, until their timed runs add up to "
+                             "this many seconds (%d runs at most; default %%(default)s)"
+                        % common.MAX_RUNS)
     parser.add_argument("--quick", action="store_true",
-                        help="a smoke test: --repeat 3 --warmup 1")
+                        help="a smoke test: --repeat 3 --warmup 1 --min-time 0")
     parser.add_argument("--json", default="benchmarks-results.json",
                         help="the raw numbers and implementation names (default: %(default)s)")
     parser.add_argument("--png", default="benchmarks-results.png",
@@ -51,9 +56,9 @@ def parse_args():
                         "a failing script's end is in the table and the JSON)")
     args = parser.parse_args()
     if args.quick:
-        args.repeat, args.warmup = 3, 1
-    if args.repeat < 1 or args.warmup < 0:
-        parser.error("--repeat must be >= 1 and --warmup >= 0")
+        args.repeat, args.warmup, args.min_time = 3, 1, 0.0
+    if args.repeat < 1 or args.warmup < 0 or args.min_time < 0:
+        parser.error("--repeat must be >= 1, --warmup and --min-time >= 0")
     args.threads = [int(t) for t in args.threads.split(",")]
     return args
 
@@ -76,7 +81,7 @@ def run_all(args, levels, log):
             for script in report.SCRIPTS:
                 n += 1
                 argv = ["--isa", level, "--repeat", str(args.repeat), "--warmup",
-                        str(args.warmup)]
+                        str(args.warmup), "--min-time", str(args.min_time)]
                 if script == "bench_lstm.py" and peak:
                     argv += ["--peak", "%.3f" % peak]
                 if script == "bench_convolution.py":   # the CNN block times the others
@@ -119,6 +124,7 @@ def measure(args):
             status, output.strip()[-300:]), time.time() - t0), file=sys.stderr, flush=True)
     meta = {"cpu": report.cpu_model(), "cpus": os.cpu_count(), "load_start": start_load,
             "load_end": os.getloadavg(), "repeat": args.repeat, "warmup": args.warmup,
+            "min_time": args.min_time,
             "levels": levels, "threads": args.threads,
             "footprint": footprint["footprint"] if footprint else None}
     for key in ("onednn_version", "torch_version"):
@@ -135,10 +141,11 @@ def show(meta, runs):
     print("%s, %d CPUs; %s at the start, %s at the end" % (
         meta["cpu"], meta["cpus"], report.load_line(meta["load_start"]),
         report.load_line(meta["load_end"])))
-    print("cydnnl (ours) against oneDNN %s and %s; medians of %d interleaved repeats after "
-          "%d warm-up runs" % (meta["onednn_version"] or "(ONEDNN_PREFIX unset)",
-                               meta["torch_version"] or "PyTorch (not importable)",
-                               meta["repeat"], meta["warmup"]))
+    print("cydnnl (ours) against oneDNN %s and %s; medians of %d or more interleaved "
+          "repeats (%s s of each step at least) after %d warm-up runs or more"
+          % (meta["onednn_version"] or "(ONEDNN_PREFIX unset)",
+             meta["torch_version"] or "PyTorch (not importable)", meta["repeat"],
+             meta.get("min_time", 0), meta["warmup"]))
     busy = report.busy(runs)
     for run in runs:
         key = (run["level"], run["threads"])

@@ -234,7 +234,7 @@ def reference(lib, dtype, mb):
     return out
 
 
-def measure(lib, dtype, mb, repeat, warmup):
+def measure(lib, dtype, mb, repeat, warmup, min_time):
     """One record per step: our and oneDNN's median ms (0 where no reorder
     is needed; None where oneDNN has no implementation or is not
     configured), implementation names and FLOPs (convolutions only)."""
@@ -244,7 +244,7 @@ def measure(lib, dtype, mb, repeat, warmup):
     for step in STEPS:
         sides = [mine[step], ref.get(step)]
         runs = [side[0] for side in sides if side and side[0]]
-        times = iter(median_times(runs, repeat, warmup))
+        times = iter(median_times(runs, repeat, warmup, min_time))
         ms = [None if not side else next(times) * 1e3 if side[0] else 0.0 for side in sides]
         records.append({"step": step, "dtype": dtype.name,
                         "flops": conv_flops(mb) if step.startswith("conv") else None,
@@ -287,11 +287,12 @@ def main():
                "onednn_isa": common.isa_name(lib.effective_isa()) if lib else None,
                "cases": {}}
     for name, mb, dtype in CASES:
-        records = measure(lib, dtype, mb, args.repeat, args.warmup)
+        records = measure(lib, dtype, mb, args.repeat, args.warmup, args.min_time)
         results["cases"]["%s mb%d" % (name, mb)] = records
         print_case(name, mb, records, lib is not None)
-    print("'vs oneDNN': oneDNN's time / ours (>1 = cydnnl faster); medians of %d "
-          "interleaved repeats after %d warm-up runs." % (args.repeat, args.warmup))
+    print("'vs oneDNN': oneDNN's time / ours (>1 = cydnnl faster); medians of %d or more "
+          "interleaved repeats (%.2f s of each step at least) after %d warm-up runs or more."
+          % (args.repeat, args.min_time, args.warmup))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -109,7 +109,7 @@ def reference(lib, dtype, mb):
     return out
 
 
-def measure(lib, name, mb, dtype, directions, repeat, warmup):
+def measure(lib, name, mb, dtype, directions, repeat, warmup, min_time):
     """One record per direction (as bench_cnn_block.py's steps): our and
     oneDNN's median ms (None where oneDNN has no implementation), names and
     FLOPs."""
@@ -118,7 +118,8 @@ def measure(lib, name, mb, dtype, directions, repeat, warmup):
     records = []
     for direction in directions:
         sides = [mine[direction], ref.get(direction)]
-        times = iter(median_times([side[0] for side in sides if side], repeat, warmup))
+        times = iter(median_times([side[0] for side in sides if side], repeat, warmup,
+                                  min_time))
         ms = [next(times) * 1e3 if side else None for side in sides]
         records.append({"step": direction, "dtype": name,
                         "flops": 2 * OC * OH * OH * IC * KH * KH * mb,
@@ -144,7 +145,8 @@ def main():
                "cases": {}}
     rows = []
     for name, mb, dtype in CASES:
-        records = measure(lib, name, mb, dtype, directions, args.repeat, args.warmup)
+        records = measure(lib, name, mb, dtype, directions, args.repeat, args.warmup,
+                          args.min_time)
         results["cases"]["conv1 %s mb%d" % (name, mb)] = records
         for r in records:
             rows.append(["%s mb%d" % (name, mb), r["step"], r["ours_impl"],
@@ -155,8 +157,9 @@ def main():
                          "%.2fx" % (r["onednn_ms"] / r["ours_ms"])
                          if r["onednn_ms"] is not None else "-"])
     table(rows, ["case", "direction", "impl", "ms", "GFLOP/s", "oneDNN ms", "vs oneDNN"])
-    print("\n'vs oneDNN': oneDNN's time / ours (>1 = cydnnl faster); medians of %d interleaved "
-          "repeats after %d warm-up runs." % (args.repeat, args.warmup))
+    print("\n'vs oneDNN': oneDNN's time / ours (>1 = cydnnl faster); medians of %d or more "
+          "interleaved repeats (%.2f s of each step at least) after %d warm-up runs or more."
+          % (args.repeat, args.min_time, args.warmup))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

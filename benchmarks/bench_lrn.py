@@ -56,7 +56,7 @@ def onednn_lrn(ref, dims, data_type, layout, src_bytes, dd_bytes):
 
 def main():
     args, ref = common.start(__doc__.split("\n\n")[0])
-    times = dict(repeat=args.repeat, warmup=args.warmup)
+    times = dict(repeat=args.repeat, warmup=args.warmup, min_time=args.min_time)
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rows = []

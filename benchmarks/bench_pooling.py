@@ -47,7 +47,7 @@ def ref_pds(lib, src_dims, dst_dims, data_type, layout):
 
 def main():
     args, ref_lib = common.start(__doc__.split("\n\n")[0])
-    times = dict(repeat=args.repeat, warmup=args.warmup)
+    times = dict(repeat=args.repeat, warmup=args.warmup, min_time=args.min_time)
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rng = np.random.default_rng(0)

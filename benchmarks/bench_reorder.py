@@ -19,7 +19,7 @@ SHAPES = [("alexnet conv1 src mb32", [32, 3, 227, 227]),
 
 def main():
     args, ref_lib = common.start(__doc__.split("\n\n")[0])
-    times = dict(repeat=args.repeat, warmup=args.warmup)
+    times = dict(repeat=args.repeat, warmup=args.warmup, min_time=args.min_time)
     eng = engine(engine.kind.cpu, 0)
     s = stream(eng)
     rows = []

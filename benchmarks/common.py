@@ -21,6 +21,8 @@ KERNEL_LEVELS = ("sse41", "avx2", "avx512_core", "avx512_core_bf16")
 # The implementation name of a step the example skips: the layout a
 # primitive chose is the user's, so no reorder runs (its time is 0).
 NO_REORDER = "none (same layout)"
+# Timed runs of one step at most, however short it is (--min-time).
+MAX_RUNS = 400
 
 
 def parse_args(description, argv=None, extra=None):
@@ -33,11 +35,15 @@ def parse_args(description, argv=None, extra=None):
                              "avx512_core_bf16, ...; default: the environment's, else all)")
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per primitive")
     parser.add_argument("--warmup", type=int, default=2, help="untimed runs first")
+    parser.add_argument("--min-time", type=float, default=0.2, metavar="SECONDS",
+                        help="short steps run more often, until their timed runs add up "
+                             "to this many seconds (at most %d runs; default "
+                             "%%(default)s)" % MAX_RUNS)
     if extra is not None:
         extra(parser)
     args = parser.parse_args(argv)
-    if args.repeat < 1 or args.warmup < 0:
-        parser.error("--repeat must be >= 1 and --warmup >= 0")
+    if args.repeat < 1 or args.warmup < 0 or args.min_time < 0:
+        parser.error("--repeat must be >= 1, --warmup and --min-time >= 0")
     return args
 
 
@@ -76,18 +82,31 @@ def isa_name(value):
         return hex(value)
 
 
-def median_time(fn, repeat=15, warmup=3):
-    return median_times([fn], repeat, warmup)[0]
+def median_time(fn, repeat=15, warmup=3, min_time=0.2):
+    return median_times([fn], repeat, warmup, min_time)[0]
 
 
-def median_times(fns, repeat=7, warmup=2):
+def median_times(fns, repeat=7, warmup=2, min_time=0.2):
     """Median seconds of each function; the repeats take turns (a, b, a, b,
-    ...) so that load from other processes falls on all of them alike."""
-    for fn in fns:
-        for _ in range(warmup):
+    ...) so that load from other processes falls on all of them alike. At
+    least `warmup` untimed and `repeat` timed turns; more (up to MAX_RUNS)
+    until each function's warm-up took min_time / 4 seconds and its timed
+    runs min_time: with 7 runs after 2, a step of under a millisecond was
+    still warming up (its first ten runs up to 1.5x its later ones, in both
+    libraries) and its ratio swung 0.7-1.2 from one run to the next."""
+    if not fns:
+        return []
+    spent = [0.0] * len(fns)
+    turns = 0
+    while turns < warmup or (turns < MAX_RUNS and min(spent) < min_time / 4):
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
             fn()
+            spent[i] += time.perf_counter() - t0
+        turns += 1
     times = [[] for _ in fns]
-    for _ in range(repeat):
+    while len(times[0]) < repeat or (len(times[0]) < MAX_RUNS
+                                     and min(map(sum, times)) < min_time):
         for fn, ts in zip(fns, times):
             t0 = time.perf_counter()
             fn()
