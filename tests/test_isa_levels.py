@@ -18,15 +18,14 @@ from helpers import usable_levels
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The files whose tests run the per-level kernels (GEMM, convolution, the
-# pooling/LRN/eltwise fast paths, the examples); each walks every
-# implementation the process may run. Of test_reorder.py only the f32 <-> bf16
-# conversions, the reorders' one per-level kernel (the best level allowed).
+# pooling/LRN/eltwise fast paths, the reorders' conversions and transposes,
+# the examples); each walks every implementation the process may run. The
+# guarded runs too: a transpose read past a view's buffer at sse41 alone.
 KERNEL_TESTS = ("test_gemm.py", "test_gemm_api.py", "test_convolution.py", "test_pooling.py",
                 "test_pooling_table.py", "test_lrn.py", "test_lrn_table.py", "test_eltwise.py",
                 "test_eltwise_table.py", "test_examples.py", "test_lstm.py",
-                "test_lstm_object.py", "test_rnn_example.py",
-                "test_reorder.py::test_f32_to_bf16_rounds_like_onednn",
-                "test_reorder.py::test_bf16_to_f32_is_exact")
+                "test_lstm_object.py", "test_rnn_example.py", "test_reorder.py",
+                "test_guarded.py")
 # A pytest -k expression to trim them by, should they grow too slow (None:
 # all of them).
 KEEP = None

@@ -65,8 +65,9 @@ CYDNNL_INLINE void cydnnl_transpose_w(const char *s, int64_t lds, char *d, int64
 }
 
 /* src_bf16, dst_bf16: whether each side is bf16 (else f32). Each src row
-   holds lds elements (a blocked src's padding lanes): where cols < TV <= lds
-   whole tiles are read and their first cols rows stored. */
+   but the last holds lds elements (a blocked src's padding lanes): where
+   cols < TV <= lds whole tiles of them are read and their first cols rows
+   stored. */
 CYDNNL_INLINE void cydnnl_transpose(const void *src, int src_bf16, int64_t lds, void *dst,
                                     int dst_bf16, int64_t ldd, int64_t rows, int64_t pad,
                                     int64_t cols) {

@@ -171,12 +171,17 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
         for (j0 = 0; j0 < ct; j0 += CYDNNL_TV)
             CYDNNL_TR_TILE(i0, j0, rows - i0, CYDNNL_TV);
     if (ct == 0 && cols > 0 && lds >= CYDNNL_TV && rows == pad) {
-        /* fewer columns than a tile, each src row holding a tile's width (a
-           blocked src of few channels): whole tiles read, cols rows stored */
-        for (i0 = 0; i0 < rf; i0 += CYDNNL_TV)
+        /* fewer columns than a tile, each src row but the last holding a
+           tile's width (a blocked src of few channels): whole tiles read,
+           cols rows stored. The last row may end at its cols-th element (a
+           view of a channels-last parent, its buffer ending there: the
+           tile's load ran past the end at sse41), so it goes element by
+           element. */
+        const int64_t rl = (rows - 1) / CYDNNL_TV * CYDNNL_TV;
+        for (i0 = 0; i0 < rl; i0 += CYDNNL_TV)
             CYDNNL_TR_TILE(i0, 0, CYDNNL_TV, cols);
         for (int64_t j = 0; j < cols; ++j)
-            for (int64_t i = rf; i < pad; ++i)
+            for (int64_t i = rl; i < pad; ++i)
                 CYDNNL_TR_PUT(i, j);
         return;
     }
