@@ -83,6 +83,9 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
         # sums[j] += x(p, j), rows ld apart, f32 or bf16
         void (*col_sums)(const void *x, int bf16, int64_t ld, int64_t rows, int64_t n,
                          float *sums) noexcept nogil
+        # rows x cols of an f32 tile (ldt apart) rounded into a bf16 C (ldc apart)
+        void (*tile_to_bf16)(const float *t, int64_t ldt, int64_t rows, int64_t cols,
+                             uint16_t *c, int64_t ldc) noexcept nogil
 
 # The micro-kernel compiled for a dnnl_cpu_isa_t level (sse41, avx2,
 # avx512_core, avx512_core_bf16); NULL for a level this build lacks. The
@@ -99,6 +102,16 @@ cdef gemm_operand_t patches_operand(const void *src, int dt, const conv_geom_t *
 cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                   const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
                   int64_t ldc, bint threaded, const float *bias) noexcept nogil
+
+# The same with alpha 1 and beta 0 into a bf16 C (ld ldc), each tile rounded
+# as it is stored (no f32 C to round in a pass of its own), where
+# gemm_writes_bf16 says the product takes it: AVX-512's tiles, patches of
+# src read in place as A, all of k in one block.
+cdef bint gemm_writes_bf16(const gemm_kernel_t *uk, int64_t k, const gemm_operand_t *a,
+                           const gemm_operand_t *b) noexcept nogil
+cdef void gemm_ex_bf16(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k,
+                       const gemm_operand_t *a, const gemm_operand_t *b, uint16_t *c,
+                       int64_t ldc, bint threaded, const float *bias) noexcept nogil
 
 # The f32 matrix forms.
 cdef void sgemm(const gemm_kernel_t *uk, char transa, char transb, int64_t m, int64_t n,

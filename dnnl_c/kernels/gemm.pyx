@@ -10,9 +10,9 @@ from libc.stdint cimport int64_t, int32_t, uint16_t, uint32_t
 from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_done
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
-from dnnl_c.kernels.bf16 cimport bf16_to_f32
+from dnnl_c.kernels.bf16 cimport bf16_to_f32, f32_to_bf16
 
-from dnnl_c.kernels.prefetch cimport prefetch_span
+from dnnl_c.kernels.prefetch cimport prefetch_span, prefetch_rows_w
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 from dnnl_c.kernels.patches cimport (patch_row, patch_col, tap_offsets, run_inside, pixel_runs,
                                      pixels_by_taps, inside_len, BAND_LANES, band_line_floats,
@@ -290,7 +290,7 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                int64_t nc, float alpha, const float *bp, float beta, float *c,
                                int64_t ldc, float *ap, float *edge, bint pairs,
                                const int32_t *runs, int64_t nruns, float *ap2,
-                               const float *bias) noexcept nogil:
+                               const float *bias, uint16_t *cb) noexcept nogil:
     """C[i0 : i0+mc, :nc] (c at row i0) with patches as A: tiles cut at
     output-row ends into near-equal heights (55 pixels as 5 x 11, not
     4 x 12 + 7); a tile whose windows lie inside src is read there in place
@@ -298,7 +298,8 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
     `runs`, B in pair panels), any other is packed into ap (and ap2) first.
     bias (if not NULL, nc long) is added as the kernel (f32 or bf16) stores
     a tile read in place (a pass over the image's dst cost 2% of f32 conv1),
-    after any other."""
+    after any other. cb (not NULL: beta 0, c unused): C is bf16, each tile
+    computed into the scratch tile and rounded there."""
     cdef const conv_geom_t *g = a.geom
     cdef int64_t MR = uk.mr, NR = uk.nr, rs = g.sw * g.pix_stride
     cdef int64_t kp = (kc + 1) // 2
@@ -309,6 +310,7 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t rr_len[KMAX]
     cdef bint inside, in_band
     cdef float *dst
+    cdef const float *kb
     cdef float b_beta
     cdef int64_t ld
     # SSE: tiles read from bands (patches.pxd) of up to band_pix pixels,
@@ -372,32 +374,35 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
             for tj in range((nc + NR - 1) // NR):
                 jr = tj * NR
                 cols = nc - jr if nc - jr < NR else NR
-                if cols == NR:
+                if cols == NR and cb == NULL:
                     dst, ld, b_beta = c + (i + q) * ldc + jr, ldc, beta
                 else:
                     dst, ld, b_beta = edge, NR, 0.0
+                # the bias by the kernel over whole tiles (NR of it to read)
+                kb = bias + jr if bias != NULL and cols == NR else NULL
+                if cb != NULL:      # written at the tile's end, mostly lines in no cache
+                    prefetch_rows_w(cb + (i + q) * ldc + jr, rows, cols * 2, ldc * 2)
                 if inside and pairs:
                     uk.ukernel_bf16_strided(nruns, runs, <const uint16_t *>a.ptr + org, rs,
                                             toff, <const uint32_t *>bp + tj * bstep, dst, ld,
-                                            alpha, b_beta, rows,
-                                            bias + jr if bias != NULL and dst != edge else NULL)
+                                            alpha, b_beta, rows, kb)
                 elif in_band:
                     uk.ukernel_wide(kc, band + (i0 + i + q - band_p0) * band_rs, band_rs, boff,
-                                    bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows,
-                                    bias + jr if bias != NULL and dst != edge else NULL)
+                                    bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows, kb)
                 elif inside:
                     uk.ukernel_strided(kc, <const float *>a.ptr + org, rs, toff,
-                                       bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows,
-                                       bias + jr if bias != NULL and dst != edge else NULL)
+                                       bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows, kb)
                 elif pairs:
                     uk.ukernel_bf16(kp, <const uint32_t *>ap2, <const uint32_t *>bp + tj * bstep,
                                     dst, ld, alpha, b_beta, rows)
                 else:
                     uk.ukernel(kc, ap, bp + tj * bstep, dst, ld, alpha, b_beta, rows)
-                if dst == edge:
+                if bias != NULL and (kb == NULL or not inside):
+                    add_bias(dst, ld, rows, cols, bias + jr)
+                if cb != NULL:
+                    uk.tile_to_bf16(edge, NR, rows, cols, cb + (i + q) * ldc + jr, ldc)
+                elif dst == edge:
                     edge_out(edge, NR, rows, cols, beta, c + (i + q) * ldc + jr, ldc)
-                if bias != NULL and (dst == edge or not inside):
-                    add_bias(c + (i + q) * ldc + jr, ldc, rows, cols, bias + jr)
             q += rows
         i += seg
 
@@ -492,11 +497,13 @@ cdef inline bint packed_pairs(const gemm_kernel_t *uk, const gemm_operand_t *a,
 cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
                      int64_t k, int64_t kcb, int64_t ncb, float alpha, const gemm_operand_t *a,
                      const float *apk, int64_t apk_ld, const gemm_operand_t *b, float beta,
-                     float *c, int64_t ldc, float *work, const float *bias) noexcept nogil:
+                     float *c, int64_t ldc, float *work, const float *bias,
+                     uint16_t *cb) noexcept nogil:
     """Rows [m0, m1) x columns [n0, n1) of C in blocks of kcb x ncb; work holds
     work_floats(uk, kcb, ncb). bias (if not NULL) is added to C's rows after the
     last k block, a block of C at a time while it is in cache. apk: A's
-    panels packed once (gemm_pack_a; k blocks apk_ld rows apart), else NULL."""
+    panels packed once (gemm_pack_a; k blocks apk_ld rows apart), else NULL.
+    cb: a bf16 C instead of c (gemm_writes_bf16)."""
     cdef float *ap = work
     cdef float *bp = work + MC * kcb * uk.a_lanes
     cdef float *edge = bp + kcb * ncb
@@ -535,8 +542,10 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
                 if pairs:
                     nruns = pair_runs(toff, kc, runs)
                 macro_kernel_patches(uk, a, m0, m1 - m0, pc, kc, toff, nc, alpha,
-                                     bp2 if pairs else bp, b_beta, c + m0 * ldc + jc, ldc, ap,
-                                     edge, pairs, runs, nruns, ap2, bias_k)
+                                     bp2 if pairs else bp, b_beta,
+                                     NULL if c == NULL else c + m0 * ldc + jc, ldc, ap,
+                                     edge, pairs, runs, nruns, ap2, bias_k,
+                                     NULL if cb == NULL else cb + m0 * ldc + jc)
                 pc += kc
                 continue
             for ic in range(m0, m1, MC):
@@ -561,8 +570,9 @@ cdef void gemm_block(const gemm_kernel_t *uk, int64_t m0, int64_t m1, int64_t n0
 
 cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
                 const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
-                int64_t ldc, const float *bias) noexcept nogil:
-    """Without memory for packing: one element at a time."""
+                int64_t ldc, const float *bias, uint16_t *cb) noexcept nogil:
+    """Without memory for packing: one element at a time (into the bf16 cb
+    instead of c where that is not NULL)."""
     cdef int64_t i, j, p
     cdef float acc
     for i in range(m0, m1):
@@ -570,21 +580,39 @@ cdef void naive(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
             acc = 0
             for p in range(k):
                 acc = acc + opnd_get(a, i, p) * opnd_get(b, p, j)
-            c[i * ldc + j] = (alpha * acc + (0 if beta == 0 else beta * c[i * ldc + j])
-                              + (0 if bias == NULL else bias[j]))
+            acc = alpha * acc + (0 if bias == NULL else bias[j])
+            if cb != NULL:
+                cb[i * ldc + j] = f32_to_bf16(acc)
+            else:
+                c[i * ldc + j] = acc + (0 if beta == 0 else beta * c[i * ldc + j])
 
 
 cdef void gemm_ex(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                   const gemm_operand_t *a, const gemm_operand_t *b, float beta, float *c,
                   int64_t ldc, bint threaded, const float *bias) noexcept nogil:
-    gemm_run(uk, m, n, k, alpha, a, NULL, b, beta, c, ldc, threaded, bias)
+    gemm_run(uk, m, n, k, alpha, a, NULL, b, beta, c, ldc, threaded, bias, NULL)
+
+
+cdef bint gemm_writes_bf16(const gemm_kernel_t *uk, int64_t k, const gemm_operand_t *a,
+                           const gemm_operand_t *b) noexcept nogil:
+    # AVX-512's tiles (12 x 32) only: AVX2's 6 x 16 ran AlexNet conv1's bf16
+    # forward 1.02x as long as rounding an f32 image in a pass
+    return uk.nr >= 32 and uk.a_lanes == 1 and 0 < k <= KMAX and patches_in_place(uk, a, b)
+
+
+cdef void gemm_ex_bf16(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k,
+                       const gemm_operand_t *a, const gemm_operand_t *b, uint16_t *c,
+                       int64_t ldc, bint threaded, const float *bias) noexcept nogil:
+    if gemm_writes_bf16(uk, k, a, b):
+        gemm_run(uk, m, n, k, 1.0, a, NULL, b, 0.0, NULL, ldc, threaded, bias, c)
 
 
 cdef void gemm_run(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                    const gemm_operand_t *a, const float *apk, const gemm_operand_t *b,
                    float beta, float *c, int64_t ldc, bint threaded,
-                   const float *bias) noexcept nogil:
-    """gemm_ex, with A's panels from apk where not NULL (gemm_pack_a)."""
+                   const float *bias, uint16_t *cb) noexcept nogil:
+    """gemm_ex, with A's panels from apk where not NULL (gemm_pack_a); into
+    the bf16 cb instead of c where that is not NULL (gemm_ex_bf16)."""
     cdef int64_t nthr = 1, chunk, t, lo, hi, nchunks, kcb, ncb, stride
     cdef int64_t apk_ld = (m + uk.mr - 1) // uk.mr * uk.mr
     cdef int64_t MR = uk.mr, NR = uk.nr
@@ -621,22 +649,22 @@ cdef void gemm_run(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, flo
     stride = (work_floats(uk, kcb, ncb) + 15) // 16 * 16
     work = <float *>cydnnl_thread_scratch(nchunks * stride * sizeof(float))
     if work == NULL:
-        naive(0, m, 0, n, k, alpha, a, b, beta, c, ldc, bias)
+        naive(0, m, 0, n, k, alpha, a, b, beta, c, ldc, bias, cb)
         return
     if nchunks == 1:
         gemm_block(uk, 0, m, 0, n, k, kcb, ncb, alpha, a, apk, apk_ld, b, beta, c, ldc, work,
-                   bias)
+                   bias, cb)
     else:
         for t in prange(nchunks, schedule='static', num_threads=nthr):
             lo = t * chunk
             if by_cols:
                 hi = lo + chunk if lo + chunk < n else n
                 gemm_block(uk, 0, m, lo, hi, k, kcb, ncb, alpha, a, apk, apk_ld, b, beta, c,
-                           ldc, work + t * stride, bias)
+                           ldc, work + t * stride, bias, cb)
             else:
                 hi = lo + chunk if lo + chunk < m else m
                 gemm_block(uk, lo, hi, 0, n, k, kcb, ncb, alpha, a, apk, apk_ld, b, beta, c,
-                           ldc, work + t * stride, bias)
+                           ldc, work + t * stride, bias, cb)
     cydnnl_thread_scratch_done(work)
 
 
@@ -673,7 +701,7 @@ cdef void gemm_pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a,
 cdef void gemm_packed_a(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
                         const gemm_operand_t *a, const float *ap, const gemm_operand_t *b,
                         float beta, float *c, int64_t ldc, bint threaded) noexcept nogil:
-    gemm_run(uk, m, n, k, alpha, a, ap, b, beta, c, ldc, threaded, NULL)
+    gemm_run(uk, m, n, k, alpha, a, ap, b, beta, c, ldc, threaded, NULL, NULL)
 
 
 # -- column sums of an operand (a weight gradient's bias)

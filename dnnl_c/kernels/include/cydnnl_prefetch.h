@@ -62,4 +62,14 @@ static inline void cydnnl_prefetch_span(const void *p, int64_t bytes) {
     for (; c < end; c += 64)
         __builtin_prefetch(c, 0, 2);
 }
+/* The lines of rows of bytes bytes, ld bytes apart, to be written: into L1
+   for writing (a tile of C, written at the tile's end) */
+static inline void cydnnl_prefetch_rows_w(void *p, int64_t rows, int64_t bytes, int64_t ld) {
+    for (int64_t r = 0; r < rows; r++) {
+        char *c = (char *)((uintptr_t)((char *)p + r * ld) & ~(uintptr_t)63);
+        char *end = (char *)p + r * ld + bytes;
+        for (; c < end; c += 64)
+            __builtin_prefetch(c, 1, 3);
+    }
+}
 #endif

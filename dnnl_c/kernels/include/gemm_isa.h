@@ -56,6 +56,9 @@ typedef struct {
     /* column sums of rows ld apart, f32 or bf16 (cydnnl_col_sums) */
     void (*col_sums)(const void *x, int bf16, int64_t ld, int64_t rows, int64_t n,
                      float *sums);
+    /* an f32 tile rounded into a bf16 C (cydnnl_tile_to_bf16) */
+    void (*tile_to_bf16)(const float *t, int64_t ldt, int64_t rows, int64_t cols, uint16_t *c,
+                         int64_t ldc);
 } cydnnl_gemm_kernel_t;
 
 /* The largest tile of any level, for scratch sizes. */

@@ -79,6 +79,11 @@ static void col_sums(const void *x, int bf16, int64_t ld, int64_t rows, int64_t 
     cydnnl_col_sums(x, bf16, ld, rows, n, sums);
 }
 
+static void tile_to_bf16(const float *t, int64_t ldt, int64_t rows, int64_t cols, uint16_t *c,
+                         int64_t ldc) {
+    cydnnl_tile_to_bf16(t, ldt, rows, cols, c, ldc);
+}
+
 const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {
     CYDNNL_MR, CYDNNL_NR, CYDNNL_A_LANES, ukernel, ukernel_strided, ukernel_wide,
-    CYDNNL_PAIRS, pack_rows, pack_cols, col_sums};
+    CYDNNL_PAIRS, pack_rows, pack_cols, col_sums, tile_to_bf16};
