@@ -133,28 +133,19 @@ cdef void gemm_packed_a(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k
                         const gemm_operand_t *a, const float *ap, const gemm_operand_t *b,
                         float beta, float *c, int64_t ldc, bint threaded) noexcept nogil
 
-# B packed once and reused (an RNN's weights at every time step): the
-# packed size in floats for the kernel's panels, the packing (threaded), and
-# the product from it (f32 A; nthr threads split the columns, each with
-# gemm_packed_work_floats(uk) floats of `work`, 64-byte aligned).
-cdef int64_t gemm_packed_b_floats(const gemm_kernel_t *uk, int64_t k, int64_t n) noexcept nogil
-cdef void gemm_pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t k, int64_t n,
-                      float *out) noexcept nogil
-cdef void gemm_packed_b(const gemm_kernel_t *uk, int64_t m, int64_t n, int64_t k, float alpha,
-                        const gemm_operand_t *a, const float *bp, float beta, float *c,
-                        int64_t ldc, int nthr, float *work) noexcept nogil
-cdef int64_t gemm_packed_work_floats(const gemm_kernel_t *uk) noexcept nogil
-# Columns [n0, n1) of the same product on the caller's thread (n0 a
-# multiple of uk.nr): for callers that split the columns themselves.
-cdef void gemm_packed_b_cols(const gemm_kernel_t *uk, int64_t m, int64_t n0, int64_t n1,
-                             int64_t n, int64_t k, float alpha, const gemm_operand_t *a,
-                             const float *bp, float beta, float *c, int64_t ldc,
-                             float *work) noexcept nogil
-
 # For kernels/gemm_pt.pyx (P^T . B with the patches in place), which runs
 # these micro-kernels: op(X)[r, c] of any operand, a tile short of columns
 # from the scratch tile into C, block sizes, and op(B)'s block into the
-# kernel's panels (and pair panels with `pairs`).
+# kernel's panels (and pair panels with `pairs`); for kernels/gemm_packed.pyx
+# (B packed once) the packing of A and B into f32 panels and the product of
+# panels (pairs: bf16 pair panels; B's panels bps floats apart).
+cdef void pack_a(const gemm_kernel_t *uk, const gemm_operand_t *a, int64_t i0, int64_t mc,
+                 int64_t p0, int64_t kc, float *ap) noexcept nogil
+cdef void pack_b(const gemm_kernel_t *uk, const gemm_operand_t *b, int64_t p0, int64_t kc,
+                 int64_t j0, int64_t nc, float *bp) noexcept nogil
+cdef void macro_kernel(const gemm_kernel_t *uk, int64_t mc, int64_t nc, int64_t kc,
+                       float alpha, const float *ap, const float *bp, float beta, float *c,
+                       int64_t ldc, float *edge, bint pairs, int64_t bps) noexcept nogil
 cdef float opnd_get(const gemm_operand_t *o, int64_t r, int64_t c) noexcept nogil
 cdef void edge_out(const float *edge, int64_t NR, int64_t rows, int64_t cols, float beta,
                    float *c, int64_t ldc) noexcept nogil

@@ -8,8 +8,9 @@ from libc.string cimport memcpy, memset
 from cython.parallel cimport prange
 
 from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, sgemm_parallel, matrix_operand,
-                                  gemm_packed_b_floats, gemm_pack_b, gemm_packed_b,
-                                  gemm_packed_work_floats, gemm_packed_b_cols, operand_col_sums)
+                                  operand_col_sums)
+from dnnl_c.kernels.gemm_packed cimport (gemm_packed_b_floats, gemm_pack_b, gemm_packed_b,
+                                         gemm_packed_work_floats, gemm_packed_b_cols)
 from dnnl_c.dnnl_types cimport (dnnl_f32, dnnl_unidirectional_left2right, dnnl_bidirectional_concat,
                                 dnnl_bidirectional_sum)
 

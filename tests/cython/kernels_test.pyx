@@ -81,8 +81,8 @@ def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, lo
 
 
 import numpy as np
-from dnnl_c.kernels.gemm cimport (gemm_packed_b_floats, gemm_pack_b, gemm_packed_b,
-                                  gemm_packed_work_floats, gemm_packed_b_cols)
+from dnnl_c.kernels.gemm_packed cimport (gemm_packed_b_floats, gemm_pack_b, gemm_packed_b,
+                                         gemm_packed_work_floats, gemm_packed_b_cols)
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 
 
