@@ -15,8 +15,8 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
     int MAX_NR "CYDNNL_GEMM_MAX_NR"
 
 # Few rows of A (an RNN's batch) use B packed once: long k blocks, so that
-# each tile of C is loaded and stored fewer times; more rows take gemm.pyx's
-# blocks (KC, MC).
+# each tile of C is loaded and stored fewer times; more rows take k blocks of
+# KC. A's panels hold MC rows. (KC and MC: the sizes of gemm.pyx's blocks.)
 DEF PKC = 1024
 DEF KC = 256
 DEF MC = 96          # a multiple of every level's MR (6 and 12)
