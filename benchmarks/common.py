@@ -93,7 +93,8 @@ def median_times(fns, repeat=7, warmup=2, min_time=0.2):
     until each function's warm-up took min_time / 4 seconds and its timed
     runs min_time: with 7 runs after 2, a step of under a millisecond was
     still warming up (its first ten runs up to 1.5x its later ones, in both
-    libraries) and its ratio swung 0.7-1.2 from one run to the next."""
+    libraries, ours longer: f32 relu forward and bf16 reorder src read
+    0.63-0.8x oneDNN that way, 0.88-1.0x this way)."""
     if not fns:
         return []
     spent = [0.0] * len(fns)
