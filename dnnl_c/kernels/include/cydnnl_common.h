@@ -84,6 +84,18 @@ CYDNNL_INLINE __m256i cydnnl_f32_to_bf16_16(__m512 v) {
 }
 #endif
 
+/* n f32 into bf16, as cydnnl_f32_to_bf16 rounds: AVX-512's 16 lanes, else
+   the branch-free rounding, which GCC vectorises at the level's width */
+CYDNNL_INLINE void cydnnl_f32_to_bf16_run(const float *CYDNNL_RESTRICT s,
+                                          uint16_t *CYDNNL_RESTRICT d, int64_t n) {
+    int64_t i = 0;
+#if defined(__AVX512F__)
+    for (; i + 16 <= n; i += 16)
+        _mm256_storeu_si256((__m256i *)(d + i), cydnnl_f32_to_bf16_16(_mm512_loadu_ps(s + i)));
+#endif
+    for (; i < n; ++i) d[i] = cydnnl_f32_to_bf16(s[i]);
+}
+
 /* ---- GCC vector types: v<lanes><kind>, sf float, si int32, su uint32,
    hu uint16 ---- */
 #if defined(__GNUC__)

@@ -640,20 +640,8 @@ CYDNNL_INLINE void cydnnl_col_sums(const void *x, int bf16, int64_t ld, int64_t 
    ldc apart), as cydnnl_f32_to_bf16 rounds */
 CYDNNL_INLINE void cydnnl_tile_to_bf16(const float *t, int64_t ldt, int64_t rows, int64_t cols,
                                        uint16_t *c, int64_t ldc) {
-    for (int64_t i = 0; i < rows; i++, t += ldt, c += ldc) {
-        int64_t j = 0;
-#if CYDNNL_VEC == 16
-        for (; j + 16 <= cols; j += 16)
-            _mm256_storeu_si256((__m256i *)(c + j), cydnnl_f32_to_bf16_16(_mm512_loadu_ps(t + j)));
-#elif CYDNNL_VEC == 8
-        for (; j + 8 <= cols; j += 8) {
-            cydnnl_v8sf v;
-            memcpy(&v, t + j, sizeof v);
-            CYDNNL_STORE_BF16_LANES(c + j, v, cydnnl_v8su, cydnnl_v8hu);
-        }
-#endif
-        for (; j < cols; j++) c[j] = cydnnl_f32_to_bf16(t[j]);
-    }
+    for (int64_t i = 0; i < rows; i++, t += ldt, c += ldc)
+        cydnnl_f32_to_bf16_run(t, c, cols);
 }
 
 #endif /* CYDNNL_GEMM_KERNELS_H */

@@ -9,12 +9,7 @@
 #include "kernels/include/transpose_kernels.h"
 
 static void f32_to_bf16(const float *CYDNNL_RESTRICT s, uint16_t *CYDNNL_RESTRICT d, int64_t n) {
-    int64_t i = 0;
-#if defined(__AVX512F__)
-    for (; i + 16 <= n; i += 16)
-        _mm256_storeu_si256((__m256i *)(d + i), cydnnl_f32_to_bf16_16(_mm512_loadu_ps(s + i)));
-#endif
-    for (; i < n; ++i) d[i] = cydnnl_f32_to_bf16(s[i]);
+    cydnnl_f32_to_bf16_run(s, d, n);
 }
 
 static void bf16_to_f32(const uint16_t *CYDNNL_RESTRICT s, float *CYDNNL_RESTRICT d, int64_t n) {
