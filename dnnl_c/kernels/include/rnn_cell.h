@@ -15,7 +15,9 @@ CYDNNL_INLINE float cydnnl_rnn_exp(float x) {
     float n, r, p, scale;
     int32_t e;
     /* selects, not fminf/fmaxf, and rounding by adding 1.5 * 2^23: GCC
-       vectorises these without -ffast-math */
+       vectorises these without -ffast-math - at SSE and AVX2 only with
+       -fno-trapping-math (setup.py's ISA_MODULE_FLAGS), else the selects
+       stay branches */
     x = x < -87.0f ? -87.0f : x;
     x = x > 88.0f ? 88.0f : x;
     n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
