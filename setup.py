@@ -96,14 +96,31 @@ class BuildExt(build_ext):
         if src is not None:
             compile_args, _ = build_flags()
             extra = ISA_MODULE_FLAGS.get(ext.name.split(".")[-1], [])
-            for level, flags in self.levels:
+            args = {level: compile_args + flags + extra + ["-DCYDNNL_ISA_SUFFIX=" + level]
+                    for level, flags in self.levels}
+            for level, level_args in args.items():
                 out = os.path.join(self.build_temp, "isa", level)
                 ext.extra_objects += self.compiler.compile(
                     [src], output_dir=out, include_dirs=ext.include_dirs,
-                    extra_postargs=compile_args + flags + extra + ["-DCYDNNL_ISA_SUFFIX=" + level],
-                    depends=ext.depends)
+                    extra_postargs=level_args, depends=ext.depends)
                 ext.define_macros.append(("CYDNNL_HAVE_" + level.upper(), "1"))
+            ext.depends.append(self.flags_stamp(ext, args))
         super().build_extension(ext)
+
+    def flags_stamp(self, ext, args):
+        """A file that changes with the per-level flags: the module is linked
+        again when they change (its sources and headers alone decide that)."""
+        path = os.path.join(self.build_temp, "isa", ext.name + ".flags")
+        text = repr(sorted(args.items()))
+        old = None
+        if os.path.exists(path):
+            with open(path) as f:
+                old = f.read()
+        if old != text:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+        return path
 
 
 def extensions():
