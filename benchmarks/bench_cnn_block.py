@@ -32,8 +32,11 @@ STEPS = ["reorder src", "reorder weights", "conv fwd", "relu fwd", "lrn fwd", "p
          "reorder pool dst", "reorder diff_dst", "pool bwd", "lrn bwd", "relu bwd",
          "conv bwd weights", "reorder diff weights"]
 # f32 at batch 32 too: the bf16 iteration's yardstick (issue 11: bf16 at most
-# 0.6x our f32 time with bf16 dot products, 1.1x without)
-CASES = [("f32", 8, dt.f32), ("bf16", 32, dt.bf16), ("f32", 32, dt.f32)]
+# 0.6x our f32 time with bf16 dot products, 1.1x without). The cases of one
+# group are timed together, their steps taking turns, so that a slow spell of
+# the machine falls on the bf16 iteration and its yardstick alike (timed one
+# after the other, a spell of legacy SSE running slowly read 1.31 for 1.03).
+CASES = [[("f32", 8, dt.f32)], [("bf16", 32, dt.bf16), ("f32", 32, dt.f32)]]
 # dnnl_query_*_md
 Q_SRC, Q_DIFF_SRC, Q_WEI, Q_DIFF_WEI, Q_DST, Q_DIFF_DST, Q_WS = 129, 130, 131, 132, 133, 134, 135
 LRN = (ctypes.c_int64(5), ctypes.c_float(1e-4), ctypes.c_float(0.75), ctypes.c_float(1.0))
@@ -234,24 +237,26 @@ def reference(lib, dtype, mb):
     return out
 
 
-def measure(lib, dtype, mb, repeat, warmup, min_time):
-    """One record per step: our and oneDNN's median ms (0 where no reorder
-    is needed; None where oneDNN has no implementation or is not
-    configured), implementation names and FLOPs (convolutions only)."""
-    mine = ours(dtype, mb)
-    ref = reference(lib, dtype, mb) if lib is not None else {}
-    records = []
+def measure(lib, cases, repeat, warmup, min_time):
+    """Per case (dtype, mb), one record per step: our and oneDNN's median ms
+    (0 where no reorder is needed; None where oneDNN has no implementation
+    or is not configured), implementation names and FLOPs (convolutions
+    only). Each step of every case is timed in one interleaving."""
+    sets = [(dtype, mb, ours(dtype, mb), reference(lib, dtype, mb) if lib is not None else {})
+            for dtype, mb in cases]
+    out = [[] for _ in cases]
     for step in STEPS:
-        sides = [mine[step], ref.get(step)]
-        runs = [side[0] for side in sides if side and side[0]]
+        sides = [[mine[step], ref.get(step)] for _, _, mine, ref in sets]
+        runs = [side[0] for pair in sides for side in pair if side and side[0]]
         times = iter(median_times(runs, repeat, warmup, min_time))
-        ms = [None if not side else next(times) * 1e3 if side[0] else 0.0 for side in sides]
-        records.append({"step": step, "dtype": dtype.name,
-                        "flops": conv_flops(mb) if step.startswith("conv") else None,
-                        "ours_ms": ms[0], "ours_impl": sides[0][1], "onednn_ms": ms[1],
-                        "onednn_impl": sides[1] and sides[1][1],
-                        "torch_ms": None, "torch_impl": None})
-    return records
+        for records, (dtype, mb, _, _), pair in zip(out, sets, sides):
+            ms = [None if not side else next(times) * 1e3 if side[0] else 0.0 for side in pair]
+            records.append({"step": step, "dtype": dtype.name,
+                            "flops": conv_flops(mb) if step.startswith("conv") else None,
+                            "ours_ms": ms[0], "ours_impl": pair[0][1], "onednn_ms": ms[1],
+                            "onednn_impl": pair[1] and pair[1][1],
+                            "torch_ms": None, "torch_impl": None})
+    return out
 
 
 def fmt(ms, impl):
@@ -286,10 +291,12 @@ def main():
                "onednn_version": lib.version() if lib else None,
                "onednn_isa": common.isa_name(lib.effective_isa()) if lib else None,
                "cases": {}}
-    for name, mb, dtype in CASES:
-        records = measure(lib, dtype, mb, args.repeat, args.warmup, args.min_time)
-        results["cases"]["%s mb%d" % (name, mb)] = records
-        print_case(name, mb, records, lib is not None)
+    for group in CASES:
+        measured = measure(lib, [(dtype, mb) for _, mb, dtype in group], args.repeat,
+                           args.warmup, args.min_time)
+        for (name, mb, _), records in zip(group, measured):
+            results["cases"]["%s mb%d" % (name, mb)] = records
+            print_case(name, mb, records, lib is not None)
     print("'vs oneDNN': oneDNN's time / ours (>1 = cydnnl faster); medians of %d or more "
           "interleaved repeats (%.2f s of each step at least) after %d warm-up runs or more."
           % (args.repeat, args.min_time, args.warmup))
