@@ -108,8 +108,10 @@ class BuildExt(build_ext):
         super().build_extension(ext)
 
     def flags_stamp(self, ext, args):
-        """A file that changes with the per-level flags: the module is linked
-        again when they change (its sources and headers alone decide that)."""
+        """A file rewritten when the per-level flags change, among the module's
+        depends: the objects are compiled on every build, but the module was
+        linked again only when a source or header changed (a flag change left
+        the old .so)."""
         path = os.path.join(self.build_temp, "isa", ext.name + ".flags")
         text = repr(sorted(args.items()))
         old = None
