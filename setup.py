@@ -54,6 +54,13 @@ ISA_LEVELS = [
 ISA_MODULE_FLAGS = {"rnn": ["-fno-trapping-math"]}
 
 
+def isa_args(compile_args, module, level, flags):
+    """A kernel module's per-level file's flags: the build's, the level's,
+    the module's own and the level's suffix."""
+    return (compile_args + flags + ISA_MODULE_FLAGS.get(module, [])
+            + ["-DCYDNNL_ISA_SUFFIX=" + level])
+
+
 def isa_levels():
     """The levels this compiler can build (none on a non-x86 machine)."""
     return [(name, flags) for name, flags in ISA_LEVELS if compiler_accepts(flags)]
@@ -95,8 +102,8 @@ class BuildExt(build_ext):
         src = isa_source(ext)
         if src is not None:
             compile_args, _ = build_flags()
-            extra = ISA_MODULE_FLAGS.get(ext.name.split(".")[-1], [])
-            args = {level: compile_args + flags + extra + ["-DCYDNNL_ISA_SUFFIX=" + level]
+            module = ext.name.split(".")[-1]
+            args = {level: isa_args(compile_args, module, level, flags)
                     for level, flags in self.levels}
             for level, level_args in args.items():
                 out = os.path.join(self.build_temp, "isa", level)

@@ -29,7 +29,7 @@ def setup_names():
     keep = [node for node in tree.body
             if isinstance(node, (ast.Import, ast.Assign))
             or isinstance(node, ast.FunctionDef) and node.name in ("compiler_accepts",
-                                                                   "build_flags")]
+                                                                   "build_flags", "isa_args")]
     ns = {}
     exec(compile(ast.Module(body=keep, type_ignores=[]), SETUP, "exec"), ns)
     return ns
@@ -61,15 +61,14 @@ def test_lstm_cell_gate_loops_vectorise_at_every_level(tmp_path):
     if cc is None:
         pytest.skip("the compiler is not GCC")
     compile_args, _ = ns["build_flags"]()
-    extra = ns["ISA_MODULE_FLAGS"].get("rnn", [])
     lines = gate_loop_lines()
     levels = [(name, flags) for name, flags in ns["ISA_LEVELS"]
               if ns["compiler_accepts"](flags)]
     assert levels, "the compiler builds no ISA level"
     for level, flags in levels:
-        cmd = cc + compile_args + flags + extra + [
-            "-DCYDNNL_ISA_SUFFIX=" + level, "-I" + ROOT, "-I" + os.path.join(ROOT, "dnnl_c"),
-            "-c", SOURCE, "-o", str(tmp_path / (level + ".o")), "-fopt-info-vec-optimized"]
+        cmd = cc + ns["isa_args"](compile_args, "rnn", level, flags) + [
+            "-I" + ROOT, "-I" + os.path.join(ROOT, "dnnl_c"), "-c", SOURCE,
+            "-o", str(tmp_path / (level + ".o")), "-fopt-info-vec-optimized"]
         out = subprocess.run(cmd, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr[-2000:]
         done = {int(m.group(1)) for m in re.finditer(
