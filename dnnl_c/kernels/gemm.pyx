@@ -12,7 +12,7 @@ from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_d
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16
 from dnnl_c.kernels.bf16 cimport bf16_to_f32, f32_to_bf16
 
-from dnnl_c.kernels.prefetch cimport prefetch_span, prefetch_rows_w
+from dnnl_c.kernels.prefetch cimport prefetch_rows_w
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 from dnnl_c.kernels.patches cimport (patch_row, patch_col, tap_offsets, run_inside, pixel_runs,
                                      pixels_by_taps, inside_len, BAND_LANES, band_line_floats,
@@ -300,10 +300,7 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t MR = uk.mr, NR = uk.nr, rs = g.sw * g.pix_stride
     cdef int64_t kp = (kc + 1) // 2
     cdef int64_t bstep = kp * NR if pairs else kc * NR
-    cdef int64_t i = 0, seg, ntiles, q, rows, org, tj, jr, cols, r, j, nxt, rows2, org2
-    cdef int64_t es = 2 if a.src_dt == dnnl_bf16 else 4, nrr = 0
-    cdef int64_t rr_off[KMAX]
-    cdef int64_t rr_len[KMAX]
+    cdef int64_t i = 0, seg, ntiles, q, rows, org, tj, jr, cols, r, j
     cdef bint inside, in_band
     cdef float *dst
     cdef const float *kb
@@ -320,12 +317,6 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
             band_pix //= 2
         if band_pix > 0:
             band_rs = band_offsets(g, band_pix, p0, kc, boff)
-    for r in range(kc):     # the k block's runs of adjacent taps
-        if r > 0 and toff[r] == toff[r - 1] + 1:
-            rr_len[nrr - 1] += 1
-        else:
-            rr_off[nrr], rr_len[nrr] = toff[r], 1
-            nrr += 1
     while i < mc:
         seg = g.ow - (i0 + i) % g.ow
         if seg > mc - i:
@@ -349,16 +340,6 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                 in_band = band_p0 <= i0 + i + q and i0 + i + q + rows <= band_p1
             if a.src_dt == dnnl_bf16 and not pairs:     # in place only from a band
                 inside = in_band
-            # the next tile's windows into L2 while this one computes: its
-            # rows of src (a kernel row a run) are new lines the prefetchers
-            # do not foresee
-            nxt = i + q + rows
-            if nxt < mc and band_pix == 0:
-                rows2 = min(rows, g.ow - (i0 + nxt) % g.ow, mc - nxt)
-                if run_inside(g, i0 + nxt, rows2, &org2):
-                    for r in range(nrr):
-                        prefetch_span(<const char *>a.ptr + (org2 + rr_off[r]) * es,
-                                      (rr_len[r] + (rows2 - 1) * rs) * es)
             if not inside:
                 pixel_runs(a, i0 + i + q, rows, p0, kc, toff, ap, MR)
                 for r in range(kc):

@@ -12,8 +12,6 @@ cdef extern from "kernels/include/cydnnl_prefetch.h" nogil:
                                             int64_t rows, int64_t stride) noexcept
     # the next `lines` lines (all left when lines < 0), into L2
     void prefetch_step "cydnnl_prefetch_step"(prefetch_t *pf, int64_t lines) noexcept
-    # the lines of bytes bytes from p, into L2
-    void prefetch_span "cydnnl_prefetch_span"(const void *p, int64_t bytes) noexcept
     # rows rows of `bytes` bytes from p, ld bytes apart, into L1 for writing
     void prefetch_rows_w "cydnnl_prefetch_rows_w"(void *p, int64_t rows, int64_t bytes,
                                                   int64_t ld) noexcept

@@ -54,14 +54,6 @@ static inline void cydnnl_prefetch_step(cydnnl_prefetch_t *pf, int64_t lines) {
         }
     }
 }
-/* The lines of one span of bytes, into L2 (a next tile's operand, needed soon;
-   into L1 measured no faster on Zen 4). */
-static inline void cydnnl_prefetch_span(const void *p, int64_t bytes) {
-    const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)63);
-    const char *end = (const char *)p + bytes;
-    for (; c < end; c += 64)
-        __builtin_prefetch(c, 0, 2);
-}
 /* The lines of rows of bytes bytes, ld bytes apart, to be written: into L1
    for writing (a tile of C, written at the tile's end) */
 static inline void cydnnl_prefetch_rows_w(void *p, int64_t rows, int64_t bytes, int64_t ld) {
