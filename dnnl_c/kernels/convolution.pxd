@@ -56,6 +56,11 @@ cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, void *dif
 # whether backward data can round diff_src into bf16 itself (the phases
 # path: channels-first, with a col)
 cdef bint conv_bwd_data_writes_bf16(const conv_shape_t *s, bint src_cl) noexcept nogil
+# Backward weights also takes bf16 src and diff_dst at levels whose GEMM has
+# no bf16 dot products (lay.uk.ukernel_bf16 NULL): it widens them an image at
+# a time, its work then conv_gemm_work(s, CONV_BWD_WEIGHTS, nthr) +
+# nthr * conv_bwd_weights_widen(s) floats.
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                                 float *diff_wei, float *diff_bias, const void *diff_dst,
                                 float *work, int nthr) noexcept nogil
+cdef size_t conv_bwd_weights_widen(const conv_shape_t *s) noexcept nogil

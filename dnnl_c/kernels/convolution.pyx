@@ -6,9 +6,9 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, INT64_MAX, SIZE_MAX
 from libc.string cimport memset, memcpy
 
-from libc.stdint cimport uint16_t
+from libc.stdint cimport uint16_t, uintptr_t
 from dnnl_c.dnnl_types cimport dnnl_bf16, dnnl_f32
-from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial
+from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial, bf16_to_f32_serial
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand, gemm_pack_a,
                                   gemm_packed_a, gemm_packed_a_floats,
                                   patches_operand, operand_col_sums, gemm_writes_bf16,
@@ -632,6 +632,31 @@ cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64
         operand_col_sums(lay.uk, &dy_op, 0, osp, s.ocg, b)
 
 
+cdef inline int64_t lines(int64_t floats) noexcept nogil:
+    """floats rounded up to whole 64-byte lines (the GEMM's vector loads of a
+    widened image split lines at any other start: 4% slower at sse41)"""
+    return (floats + 15) // 16 * 16
+
+
+cdef size_t conv_bwd_weights_widen(const conv_shape_t *s) noexcept nogil:
+    # a line more for the start of them all
+    return lines(s.g * s.icg * in_spatial(s)) + lines(s.g * s.ocg * out_spatial(s)) + 16
+
+
+cdef inline bint widens(conv_layout_t lay) noexcept nogil:
+    return lay.uk.ukernel_bf16 == NULL and (lay.src_dt == dnnl_bf16 or lay.dst_dt == dnnl_bf16)
+
+
+cdef inline const void *widened(const void *x, int dt, int64_t n, int64_t count, float *buf,
+                                int isa) noexcept nogil:
+    """Image n (count elements) of x as the GEMM reads it: a bf16 one widened
+    into buf (its f32 copy then addressed as image 0), an f32 one in place."""
+    if dt == dnnl_bf16:
+        bf16_to_f32_serial(<const uint16_t *>x + n * count, buf, count, isa)
+        return buf
+    return <const float *>x + n * count
+
+
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                                 float *diff_wei, float *diff_bias, const void *diff_dst,
                                 float *work, int nthr) noexcept nogil:
@@ -639,14 +664,34 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
     cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
     cdef int64_t t, n, g, i, r, n0, n1, chunk
     cdef float *acc
-    cdef bint in_place = bwd_weights_in_place(s, lay, nthr)
+    cdef const void *src_n
+    cdef const void *dy_n
+    cdef int64_t ni = s.g * s.icg * in_spatial(s), no = s.g * s.ocg * out_spatial(s)
+    # bf16 inputs without bf16 dot products: each thread widens an image at a
+    # time into f32 after all threads' accumulators (the whole tensors
+    # converted up front, 57 MB of f32 at bf16 mb32, went through memory:
+    # AlexNet conv1 at avx512_core ran at 74% of the f32 peak, f32 at 86%)
+    cdef bint widen = widens(lay)
+    cdef float *wide = <float *>(((<uintptr_t>(work + nthr * per)) + 63) & ~(<uintptr_t>63))
+    cdef conv_layout_t wl = lay
+    if widen:
+        wl.src_dt = wl.dst_dt = dnnl_f32
+    cdef bint in_place = bwd_weights_in_place(s, wl, nthr)
     if s.mb < 2 or nthr < 2:
         # one accumulator, parallel GEMMs
         for n in range(s.mb):
+            if widen:
+                src_n = widened(src, lay.src_dt, n, ni, wide, lay.isa)
+                dy_n = widened(diff_dst, lay.dst_dt, n, no, wide + lines(ni), lay.isa)
             for g in range(s.g):
-                bwd_weights_one(s, lay, n, g, src, work if in_place else diff_wei,
-                                work + nw if diff_bias != NULL else NULL, diff_dst, n == 0,
-                                True, in_place)
+                if widen:
+                    bwd_weights_one(s, wl, 0, g, src_n, work if in_place else diff_wei,
+                                    work + nw if diff_bias != NULL else NULL, dy_n, n == 0,
+                                    True, in_place)
+                else:
+                    bwd_weights_one(s, lay, n, g, src, work if in_place else diff_wei,
+                                    work + nw if diff_bias != NULL else NULL, diff_dst, n == 0,
+                                    True, in_place)
         if in_place:
             for r in prange(nb, schedule='static', num_threads=nthr):
                 for t in range(k):
@@ -663,10 +708,20 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
         n0 = t * chunk
         n1 = n0 + chunk if n0 + chunk < s.mb else s.mb
         for n in range(n0, n1):
+            if widen:
+                src_n = widened(src, lay.src_dt, n, ni, wide + t * (lines(ni) + lines(no)),
+                                lay.isa)
+                dy_n = widened(diff_dst, lay.dst_dt, n, no,
+                               wide + t * (lines(ni) + lines(no)) + lines(ni), lay.isa)
             for g in range(s.g):
-                bwd_weights_one(s, lay, n, g, src, acc,
-                                acc + nw if diff_bias != NULL else NULL, diff_dst, n == n0,
-                                False, in_place)
+                if widen:
+                    bwd_weights_one(s, wl, 0, g, src_n, acc,
+                                    acc + nw if diff_bias != NULL else NULL, dy_n, n == n0,
+                                    False, in_place)
+                else:
+                    bwd_weights_one(s, lay, n, g, src, acc,
+                                    acc + nw if diff_bias != NULL else NULL, diff_dst, n == n0,
+                                    False, in_place)
     for r in prange(nb, schedule='static', num_threads=nthr):
         for t in range(k):
             diff_wei[r * k + t] = sum_threads(

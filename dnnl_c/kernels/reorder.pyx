@@ -204,6 +204,16 @@ cdef void f32_to_bf16_serial(const float *src, uint16_t *dst, int64_t n, int isa
             dst[i] = f32_to_bf16(src[i])
 
 
+cdef void bf16_to_f32_serial(const uint16_t *src, float *dst, int64_t n, int isa) noexcept nogil:
+    cdef const reorder_kernels_t *k = reorder_kernels_for(isa)
+    cdef int64_t i
+    if k != NULL:
+        k.bf16_to_f32(src, dst, n)
+    else:
+        for i in range(n):
+            dst[i] = bf16_to_f32(src[i])
+
+
 cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt, int64_t n,
                          int isa) noexcept nogil:
     cdef const reorder_kernels_t *k = reorder_kernels_for(isa)

@@ -14,6 +14,7 @@ from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_r
                                          conv_bwd_data_ref, conv_bwd_weights_ref,
                                          conv_gemm_work, conv_fwd_gemm, conv_bwd_data_gemm,
                                          conv_bwd_weights_gemm, conv_bwd_data_writes_bf16,
+                                         conv_bwd_weights_widen,
                                          CONV_FWD, CONV_BWD_DATA,
                                          CONV_BWD_WEIGHTS)
 from dnnl_c.kernels.gemm cimport gemm_kernel_for, gemm_kernel_t
@@ -164,6 +165,14 @@ cdef inline bint gemm_reads(const dnnl_primitive_desc *pd, int arg) noexcept nog
     return arg == DNNL_ARG_SRC or arg == DNNL_ARG_DIFF_DST
 
 
+cdef inline bint takes_bf16(const dnnl_primitive_desc *pd, int arg, bint bf16_in) noexcept nogil:
+    """Whether the GEMM convolution takes arg in bf16 as it is: what its
+    kernels read with bf16 dot products (bf16_in), and backward weights' src
+    and diff_dst at every level (conv_bwd_weights_gemm widens them an image
+    at a time where the kernels cannot read them)."""
+    return gemm_reads(pd, arg) and (bf16_in or direction(pd) == CONV_BWD_WEIGHTS)
+
+
 cdef inline bint reads_bf16(const gemm_kernel_t *uk) noexcept nogil:
     """Whether the GEMM kernels take bf16 inputs as they are: with bf16 dot
     products. Without them a bf16 input is converted to f32 once, up front:
@@ -217,7 +226,7 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     cdef md_t *dst = pd_md(pd, a.dst)
     cdef md_t *bias = pd_md(pd, a.bias) if a.bias >= 0 else NULL
     cdef int nd = src.ndims, o
-    cdef bint grouped = wei.ndims == nd + 1, src_cl = False, dst_cl = False
+    cdef bint grouped = wei.ndims == nd + 1, src_cl = False, dst_cl = False, widen
     cdef conv_shape_t s
     if conv_desc(pd).alg_kind != dnnl_convolution_direct:
         return fail(dnnl_unimplemented, "convolution: only the direct algorithm")
@@ -249,7 +258,7 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     mds[2], tags[2], args[2] = wei, weights_tag(wei.ndims, grouped, src_cl), a.wei
     mds[3], tags[3], args[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a, a.bias
     for o in range(4):
-        if staged(mds[o], tags[o], (bf16_in and gemm_reads(pd, args[o]))
+        if staged(mds[o], tags[o], (gemm and takes_bf16(pd, args[o], bf16_in))
                   or (gemm and written_as_is(pd, args[o], &s, src_cl))) and (
                 cydnnl_bytes_add_overflow(&scratch, md_nelems(mds[o], False), sizeof(float))
                 or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
@@ -270,8 +279,14 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
                         "for this ISA level")
         conf.nthr = omp_get_max_threads()
         conf.work_offset = <int64_t>scratch
+        # room for backward weights to widen an image of bf16 per thread
+        widen = not bf16_in and direction(pd) == CONV_BWD_WEIGHTS and (
+            (src.data_type == dnnl_bf16 and not staged(src, tags[0], True))
+            or (dst.data_type == dnnl_bf16 and not staged(dst, tags[1], True)))
         if (cydnnl_bytes_add_overflow(&scratch, conv_gemm_work(&s, direction(pd), conf.nthr),
                                       sizeof(float))
+                or (widen and cydnnl_bytes_add_overflow(&scratch, conv_bwd_weights_widen(&s),
+                                                        sizeof(float) * conf.nthr))
                 or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
             return fail(dnnl_unimplemented, "convolution: the GEMM buffers do not fit in memory")
     pd.scratchpad_size = scratch
@@ -404,8 +419,10 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
             if lay.src_dt != dnnl_bf16:
                 st = store_output(pd, ctx, a.src, stag, <float *>src)
     else:
-        src = gemm_input(pd, ctx, a.src, stag, bf16_in, &lay.src_dt, &scratch, &st)
-        dst = gemm_input(pd, ctx, a.dst, dtag, bf16_in, &lay.dst_dt, &scratch, &st)
+        src = gemm_input(pd, ctx, a.src, stag, gemm and takes_bf16(pd, a.src, bf16_in),
+                         &lay.src_dt, &scratch, &st)
+        dst = gemm_input(pd, ctx, a.dst, dtag, gemm and takes_bf16(pd, a.dst, bf16_in),
+                         &lay.dst_dt, &scratch, &st)
         wei = output_as(pd, ctx, a.wei, wtag, &scratch)
         bias = output_as(pd, ctx, a.bias, dnnl_a, &scratch)
         if st == dnnl_success:
