@@ -457,7 +457,7 @@ cdef inline void next_dy_prefetch(const conv_shape_t *s, conv_layout_t lay,
                                   const gemm_operand_t *dy, int64_t q0, int64_t q1,
                                   prefetch_t *pf) noexcept nogil:
     """Output pixels q0 .. q1 - 1 of dY (the next block's), to be asked for
-    into L2 a slice at a time while this block's col is added: from memory,
+    into cache a slice at a time while this block's col is added: from memory,
     packing them stalled on every line (6% of AlexNet conv1's bf16 backward
     data)."""
     cdef int64_t es = 2 if lay.dst_dt == dnnl_bf16 else 4
