@@ -8,7 +8,7 @@ from libc.string cimport memset, memcpy
 
 from libc.stdint cimport uint16_t, uintptr_t
 from dnnl_c.dnnl_types cimport dnnl_bf16, dnnl_f32
-from dnnl_c.kernels.reorder cimport reorder_linear, f32_to_bf16_serial, bf16_to_f32_serial
+from dnnl_c.kernels.reorder cimport reorder_linear, convert_serial
 from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_operand, gemm_pack_a,
                                   gemm_packed_a, gemm_packed_a_floats,
                                   patches_operand, operand_col_sums, gemm_writes_bf16,
@@ -422,7 +422,8 @@ cdef inline void round_rows(float *buf, uint16_t *y, const float *bias, int64_t 
             else:
                 for i in range(length):
                     row[i] += bias[r]
-    f32_to_bf16_serial(buf + r0 * length, y + r0 * length, (r1 - r0) * length, lay.isa)
+    convert_serial(<const char *>(buf + r0 * length), dnnl_f32, <char *>(y + r0 * length),
+                   (r1 - r0) * length, lay.isa)
 
 
 cdef bint conv_bwd_data_writes_bf16(const conv_shape_t *s, bint src_cl) noexcept nogil:
@@ -573,7 +574,8 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
     if lay.src_dt == dnnl_bf16:     # no f32 diff_src to round in a second pass
         for row in range(rows_in):
             kl.row(&cw, phases + row * per_row, rowbuf)
-            f32_to_bf16_serial(rowbuf, <uint16_t *>x + row * s.iw, s.iw, lay.isa)
+            convert_serial(<const char *>rowbuf, dnnl_f32, <char *>(<uint16_t *>x + row * s.iw),
+                           s.iw, lay.isa)
     else:
         for row in range(rows_in):
             kl.row(&cw, phases + row * per_row, <float *>x + row * s.iw)
@@ -652,7 +654,8 @@ cdef inline const void *widened(const void *x, int dt, int64_t n, int64_t count,
     """Image n (count elements) of x as the GEMM reads it: a bf16 one widened
     into buf (its f32 copy then addressed as image 0), an f32 one in place."""
     if dt == dnnl_bf16:
-        bf16_to_f32_serial(<const uint16_t *>x + n * count, buf, count, isa)
+        convert_serial(<const char *>(<const uint16_t *>x + n * count), dnnl_bf16,
+                       <char *>buf, count, isa)
         return buf
     return <const float *>x + n * count
 

@@ -12,10 +12,11 @@ cdef bint reorder_supports(int dt) noexcept nogil
 cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt, int64_t n,
                          int isa) noexcept nogil
 
-# The same f32 -> bf16 (bf16 -> f32) on the calling thread alone (for callers inside a
-# parallel region that convert a block while it is in cache).
-cdef void f32_to_bf16_serial(const float *src, uint16_t *dst, int64_t n, int isa) noexcept nogil
-cdef void bf16_to_f32_serial(const uint16_t *src, float *dst, int64_t n, int isa) noexcept nogil
+# The same conversion, f32 -> bf16 (src_dt f32) or bf16 -> f32, on the calling
+# thread alone (for callers inside a parallel region that convert a block while
+# it is in cache).
+cdef void convert_serial(const char *src, int src_dt, char *dst, int64_t n,
+                         int isa) noexcept nogil
 
 # The general case. A layout's element offset is a sum over dims of per-dim
 # tables: off[d][p] for p < dst_pdims[d] (src tables need only p < dims[d]).

@@ -194,24 +194,20 @@ cdef void convert_chunks(const reorder_kernels_t *k, const char *src, int src_dt
             k.bf16_to_f32(<const bf16_t *>src + lo, <float *>dst + lo, m)
 
 
-cdef void f32_to_bf16_serial(const float *src, uint16_t *dst, int64_t n, int isa) noexcept nogil:
+cdef void convert_serial(const char *src, int src_dt, char *dst, int64_t n,
+                         int isa) noexcept nogil:
     cdef const reorder_kernels_t *k = reorder_kernels_for(isa)
     cdef int64_t i
-    if k != NULL:
-        k.f32_to_bf16(src, dst, n)
+    if k != NULL and src_dt == dnnl_f32:
+        k.f32_to_bf16(<const float *>src, <bf16_t *>dst, n)
+    elif k != NULL:
+        k.bf16_to_f32(<const bf16_t *>src, <float *>dst, n)
+    elif src_dt == dnnl_f32:
+        for i in range(n):
+            (<bf16_t *>dst)[i] = f32_to_bf16((<const float *>src)[i])
     else:
         for i in range(n):
-            dst[i] = f32_to_bf16(src[i])
-
-
-cdef void bf16_to_f32_serial(const uint16_t *src, float *dst, int64_t n, int isa) noexcept nogil:
-    cdef const reorder_kernels_t *k = reorder_kernels_for(isa)
-    cdef int64_t i
-    if k != NULL:
-        k.bf16_to_f32(src, dst, n)
-    else:
-        for i in range(n):
-            dst[i] = bf16_to_f32(src[i])
+            (<float *>dst)[i] = bf16_to_f32((<const bf16_t *>src)[i])
 
 
 cdef void reorder_linear(const char *src, int src_dt, char *dst, int dst_dt, int64_t n,
