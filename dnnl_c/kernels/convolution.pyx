@@ -665,7 +665,7 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
                                 float *work, int nthr) noexcept nogil:
     cdef int64_t k = col_rows(s), nw = s.g * s.ocg * k, nb = s.g * s.ocg
     cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
-    cdef int64_t t, n, g, i, r, n0, n1, chunk
+    cdef int64_t t, n, g, i, r, n0, n1, chunk, nn
     cdef float *acc
     cdef const void *src_n
     cdef const void *dy_n
@@ -683,18 +683,15 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
     if s.mb < 2 or nthr < 2:
         # one accumulator, parallel GEMMs
         for n in range(s.mb):
+            src_n, dy_n, nn = src, diff_dst, n
             if widen:
                 src_n = widened(src, lay.src_dt, n, ni, wide, lay.isa)
                 dy_n = widened(diff_dst, lay.dst_dt, n, no, wide + lines(ni), lay.isa)
+                nn = 0
             for g in range(s.g):
-                if widen:
-                    bwd_weights_one(s, wl, 0, g, src_n, work if in_place else diff_wei,
-                                    work + nw if diff_bias != NULL else NULL, dy_n, n == 0,
-                                    True, in_place)
-                else:
-                    bwd_weights_one(s, lay, n, g, src, work if in_place else diff_wei,
-                                    work + nw if diff_bias != NULL else NULL, diff_dst, n == 0,
-                                    True, in_place)
+                bwd_weights_one(s, wl, nn, g, src_n, work if in_place else diff_wei,
+                                work + nw if diff_bias != NULL else NULL, dy_n, n == 0,
+                                True, in_place)
         if in_place:
             for r in prange(nb, schedule='static', num_threads=nthr):
                 for t in range(k):
@@ -711,20 +708,17 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
         n0 = t * chunk
         n1 = n0 + chunk if n0 + chunk < s.mb else s.mb
         for n in range(n0, n1):
+            src_n, dy_n, nn = src, diff_dst, n
             if widen:
                 src_n = widened(src, lay.src_dt, n, ni, wide + t * (lines(ni) + lines(no)),
                                 lay.isa)
                 dy_n = widened(diff_dst, lay.dst_dt, n, no,
                                wide + t * (lines(ni) + lines(no)) + lines(ni), lay.isa)
+                nn = 0
             for g in range(s.g):
-                if widen:
-                    bwd_weights_one(s, wl, 0, g, src_n, acc,
-                                    acc + nw if diff_bias != NULL else NULL, dy_n, n == n0,
-                                    False, in_place)
-                else:
-                    bwd_weights_one(s, lay, n, g, src, acc,
-                                    acc + nw if diff_bias != NULL else NULL, diff_dst, n == n0,
-                                    False, in_place)
+                bwd_weights_one(s, wl, nn, g, src_n, acc,
+                                acc + nw if diff_bias != NULL else NULL, dy_n, n == n0,
+                                False, in_place)
     for r in prange(nb, schedule='static', num_threads=nthr):
         for t in range(k):
             diff_wei[r * k + t] = sum_threads(
