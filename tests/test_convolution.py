@@ -266,7 +266,8 @@ def test_diff_bias_layouts(eng, strm, dts, mb, lay):
     the weight gradient (5 taps along kw: read in place) or after it (mb1 with
     threads): from a channels-last diff_dst 16 channels at a time, 37
     channels (two whole groups and 5), 570 pixels; from a channels-first one
-    pixel after pixel."""
+    pixel after pixel; bf16 with bf16 dot products (mb3): by the product, a
+    row of ones beside the 5 taps of a tile (gemm_pt.pyx)."""
     p = parse_desc("mb%dic3ih34iw23oc37oh30ow19kh5kw5" % mb)
     r = run_conv(eng, strm, p, dts=dts, layouts={"src": lay, "dst": lay})
     assert r["pds"][2].diff_dst_desc() == memory.desc(shapes(p)[3], dts[0], lay)
