@@ -68,7 +68,11 @@ CYDNNL_PK void cydnnl_pool_sth_4(uint16_t *p, __m128 x) {
 }
 CYDNNL_PK __m128 cydnnl_pool_setf_4(float v) { return _mm_set1_ps(v); }
 CYDNNL_PK __m128i cydnnl_pool_seti_4(int32_t v) { return _mm_set1_epi32(v); }
-CYDNNL_PK __m128i cydnnl_pool_addi_4(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
+/* the max forward's tap index: SSE broadcasts it at each tap (counted up in
+   a register, beside blendv's fixed xmm0, AlexNet pool1 f32 mb32 ran 1.2x as
+   long), wider levels count it up (cydnnl_pool_fwd_nv_*) */
+CYDNNL_PK __m128i cydnnl_pool_tap_4(__m128i tv, int64_t t) { (void)tv; return _mm_set1_epi32((int32_t)t); }
+CYDNNL_PK __m128i cydnnl_pool_next_4(__m128i tv, __m128i one) { (void)one; return tv; }
 CYDNNL_PK __m128 cydnnl_pool_max_4(__m128 x, __m128 a) { return _mm_max_ps(x, a); }
 CYDNNL_PK __m128 cydnnl_pool_add_4(__m128 x, __m128 a) { return _mm_add_ps(x, a); }
 CYDNNL_PK __m128 cydnnl_pool_div_4(__m128 x, __m128 a) { return _mm_div_ps(x, a); }
@@ -120,7 +124,8 @@ CYDNNL_PK void cydnnl_pool_sth_8(uint16_t *p, __m256 x) {
 }
 CYDNNL_PK __m256 cydnnl_pool_setf_8(float v) { return _mm256_set1_ps(v); }
 CYDNNL_PK __m256i cydnnl_pool_seti_8(int32_t v) { return _mm256_set1_epi32(v); }
-CYDNNL_PK __m256i cydnnl_pool_addi_8(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+CYDNNL_PK __m256i cydnnl_pool_tap_8(__m256i tv, int64_t t) { (void)t; return tv; }
+CYDNNL_PK __m256i cydnnl_pool_next_8(__m256i tv, __m256i one) { return _mm256_add_epi32(tv, one); }
 CYDNNL_PK __m256 cydnnl_pool_max_8(__m256 x, __m256 a) { return _mm256_max_ps(x, a); }
 CYDNNL_PK __m256 cydnnl_pool_add_8(__m256 x, __m256 a) { return _mm256_add_ps(x, a); }
 CYDNNL_PK __m256 cydnnl_pool_div_8(__m256 x, __m256 a) { return _mm256_div_ps(x, a); }
@@ -178,7 +183,8 @@ CYDNNL_PK void cydnnl_pool_sth_16(uint16_t *p, __m512 x) {
 }
 CYDNNL_PK __m512 cydnnl_pool_setf_16(float v) { return _mm512_set1_ps(v); }
 CYDNNL_PK __m512i cydnnl_pool_seti_16(int32_t v) { return _mm512_set1_epi32(v); }
-CYDNNL_PK __m512i cydnnl_pool_addi_16(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+CYDNNL_PK __m512i cydnnl_pool_tap_16(__m512i tv, int64_t t) { (void)t; return tv; }
+CYDNNL_PK __m512i cydnnl_pool_next_16(__m512i tv, __m512i one) { return _mm512_add_epi32(tv, one); }
 CYDNNL_PK __m512 cydnnl_pool_max_16(__m512 x, __m512 a) { return _mm512_max_ps(x, a); }
 CYDNNL_PK __m512 cydnnl_pool_add_16(__m512 x, __m512 a) { return _mm512_add_ps(x, a); }
 CYDNNL_PK __m512 cydnnl_pool_div_16(__m512 x, __m512 a) { return _mm512_div_ps(x, a); }
@@ -218,10 +224,11 @@ CYDNNL_PK void cydnnl_pool_max_px_##DT##_##L(const cydnnl_pool_row_t *r,        
         a[v] = cydnnl_pool_setf_##W(r->lowest);                                      \
         ix[v] = cydnnl_pool_seti_##W(0);                                             \
     }                                                                                \
-    /* the tap's index counted up in a vector (cydnnl_pool_fwd_nv_*) */             \
+    /* the tap's index (cydnnl_pool_fwd_nv_*) */                                    \
     __typeof__(ix[0]) tv = cydnnl_pool_seti_##W(0), one = cydnnl_pool_seti_##W(1);   \
     for (int64_t t = 0; t < r->nt; t++) {                                            \
         const T *p = s + r->toff[t];                                                 \
+        tv = cydnnl_pool_tap_##W(tv, t);                                             \
         CYDNNL_POOL_UNROLL                                                           \
         for (int v = 0; v < np * NV; v++) {                                          \
             __typeof__(a[0]) x =                                                     \
@@ -230,7 +237,7 @@ CYDNNL_PK void cydnnl_pool_max_px_##DT##_##L(const cydnnl_pool_row_t *r,        
             ix[v] = cydnnl_pool_sel_gt_##W(x, a[v], tv, ix[v]);                      \
             a[v] = cydnnl_pool_max_##W(x, a[v]);                                     \
         }                                                                            \
-        tv = cydnnl_pool_addi_##W(tv, one);                                          \
+        tv = cydnnl_pool_next_##W(tv, one);                                          \
     }                                                                                \
     CYDNNL_POOL_UNROLL                                                               \
     for (int v = 0; v < np * NV; v++) {                                              \
@@ -421,12 +428,14 @@ CYDNNL_PK void cydnnl_pool_fwd_nv_##DT##_##S(const cydnnl_pool_row_t *r, const T
             ix[v] = cydnnl_pool_seti_##W(0);                                         \
         }                                                                            \
         if (r->is_max) {                                                             \
-            /* the tap's index as a vector counted up: broadcast from a general \
-               register at each tap and vector (vpbroadcastd, masked) the   \
-               forward took 5% longer (AlexNet pool1, nhwc f32 mb8, Zen 5) */   \
+            /* the tap's index counted up in a vector from AVX on: broadcast    \
+               from a general register at each tap and vector (vpbroadcastd,  \
+               masked) the forward took 5% longer (AlexNet pool1, nhwc f32    \
+               mb8, Zen 5) */                                                   \
             __typeof__(ix[0]) tv = cydnnl_pool_seti_##W(0), one = cydnnl_pool_seti_##W(1); \
             for (int64_t t = 0; t < r->nt; t++) {                                    \
                 const T *p = sp + r->toff[t];                                        \
+                tv = cydnnl_pool_tap_##W(tv, t);                                     \
                 CYDNNL_POOL_UNROLL                                                   \
                 for (int v = 0; v < nv; v++) {                                       \
                     __typeof__(a[0]) x = cydnnl_pool_ld##K##_##W(p + v * vs);        \
@@ -434,7 +443,7 @@ CYDNNL_PK void cydnnl_pool_fwd_nv_##DT##_##S(const cydnnl_pool_row_t *r, const T
                     ix[v] = cydnnl_pool_sel_gt_##W(x, a[v], tv, ix[v]);              \
                     a[v] = cydnnl_pool_max_##W(x, a[v]);                             \
                 }                                                                    \
-                tv = cydnnl_pool_addi_##W(tv, one);                                  \
+                tv = cydnnl_pool_next_##W(tv, one);                                  \
             }                                                                        \
         }                                                                            \
         else                                                                         \
