@@ -71,8 +71,14 @@ CYDNNL_PK __m128i cydnnl_pool_seti_4(int32_t v) { return _mm_set1_epi32(v); }
 /* the max forward's tap index: SSE broadcasts it at each tap (counted up in
    a register, beside blendv's fixed xmm0, AlexNet pool1 f32 mb32 ran 1.2x as
    long), wider levels count it up (cydnnl_pool_fwd_nv_*) */
-CYDNNL_PK __m128i cydnnl_pool_tap_4(__m128i tv, int64_t t) { (void)tv; return _mm_set1_epi32((int32_t)t); }
-CYDNNL_PK __m128i cydnnl_pool_next_4(__m128i tv, __m128i one) { (void)one; return tv; }
+CYDNNL_PK __m128i cydnnl_pool_tap_4(__m128i tv, int64_t t) {
+    (void)tv;
+    return _mm_set1_epi32((int32_t)t);
+}
+CYDNNL_PK __m128i cydnnl_pool_next_4(__m128i tv, __m128i one) {
+    (void)one;
+    return tv;
+}
 CYDNNL_PK __m128 cydnnl_pool_max_4(__m128 x, __m128 a) { return _mm_max_ps(x, a); }
 CYDNNL_PK __m128 cydnnl_pool_add_4(__m128 x, __m128 a) { return _mm_add_ps(x, a); }
 CYDNNL_PK __m128 cydnnl_pool_div_4(__m128 x, __m128 a) { return _mm_div_ps(x, a); }
@@ -125,7 +131,9 @@ CYDNNL_PK void cydnnl_pool_sth_8(uint16_t *p, __m256 x) {
 CYDNNL_PK __m256 cydnnl_pool_setf_8(float v) { return _mm256_set1_ps(v); }
 CYDNNL_PK __m256i cydnnl_pool_seti_8(int32_t v) { return _mm256_set1_epi32(v); }
 CYDNNL_PK __m256i cydnnl_pool_tap_8(__m256i tv, int64_t t) { (void)t; return tv; }
-CYDNNL_PK __m256i cydnnl_pool_next_8(__m256i tv, __m256i one) { return _mm256_add_epi32(tv, one); }
+CYDNNL_PK __m256i cydnnl_pool_next_8(__m256i tv, __m256i one) {
+    return _mm256_add_epi32(tv, one);
+}
 CYDNNL_PK __m256 cydnnl_pool_max_8(__m256 x, __m256 a) { return _mm256_max_ps(x, a); }
 CYDNNL_PK __m256 cydnnl_pool_add_8(__m256 x, __m256 a) { return _mm256_add_ps(x, a); }
 CYDNNL_PK __m256 cydnnl_pool_div_8(__m256 x, __m256 a) { return _mm256_div_ps(x, a); }
@@ -184,7 +192,9 @@ CYDNNL_PK void cydnnl_pool_sth_16(uint16_t *p, __m512 x) {
 CYDNNL_PK __m512 cydnnl_pool_setf_16(float v) { return _mm512_set1_ps(v); }
 CYDNNL_PK __m512i cydnnl_pool_seti_16(int32_t v) { return _mm512_set1_epi32(v); }
 CYDNNL_PK __m512i cydnnl_pool_tap_16(__m512i tv, int64_t t) { (void)t; return tv; }
-CYDNNL_PK __m512i cydnnl_pool_next_16(__m512i tv, __m512i one) { return _mm512_add_epi32(tv, one); }
+CYDNNL_PK __m512i cydnnl_pool_next_16(__m512i tv, __m512i one) {
+    return _mm512_add_epi32(tv, one);
+}
 CYDNNL_PK __m512 cydnnl_pool_max_16(__m512 x, __m512 a) { return _mm512_max_ps(x, a); }
 CYDNNL_PK __m512 cydnnl_pool_add_16(__m512 x, __m512 a) { return _mm512_add_ps(x, a); }
 CYDNNL_PK __m512 cydnnl_pool_div_16(__m512 x, __m512 a) { return _mm512_div_ps(x, a); }
