@@ -640,9 +640,14 @@ cdef inline int64_t lines(int64_t floats) noexcept nogil:
     return (floats + 15) // 16 * 16
 
 
+cdef inline int64_t widened_floats(const conv_shape_t *s) noexcept nogil:
+    """An image of src and one of diff_dst widened, each in whole lines."""
+    return lines(s.g * s.icg * in_spatial(s)) + lines(s.g * s.ocg * out_spatial(s))
+
+
 cdef size_t conv_bwd_weights_widen(const conv_shape_t *s) noexcept nogil:
     # a line more for the start of them all
-    return lines(s.g * s.icg * in_spatial(s)) + lines(s.g * s.ocg * out_spatial(s)) + 16
+    return widened_floats(s) + 16
 
 
 cdef inline bint widens(conv_layout_t lay) noexcept nogil:
@@ -660,16 +665,34 @@ cdef inline const void *widened(const void *x, int dt, int64_t n, int64_t count,
     return <const float *>x + n * count
 
 
+cdef void bwd_weights_images(const conv_shape_t *s, conv_layout_t lay, conv_layout_t wl,
+                             bint widen, const void *src, const void *diff_dst, int64_t n0,
+                             int64_t n1, float *acc_w, float *acc_b, float *buf, bint parallel,
+                             bint in_place) noexcept nogil:
+    """Images n0 .. n1 - 1 into acc_w and acc_b (the first one sets them), as
+    the GEMM reads them: widened into buf where widen (src, then diff_dst a
+    line on; wl: lay with their types f32)."""
+    cdef int64_t ni = s.g * s.icg * in_spatial(s), no = s.g * s.ocg * out_spatial(s), n, g, nn
+    cdef const void *src_n = src
+    cdef const void *dy_n = diff_dst
+    for n in range(n0, n1):
+        nn = n
+        if widen:
+            src_n = widened(src, lay.src_dt, n, ni, buf, lay.isa)
+            dy_n = widened(diff_dst, lay.dst_dt, n, no, buf + lines(ni), lay.isa)
+            nn = 0
+        for g in range(s.g):
+            bwd_weights_one(s, wl, nn, g, src_n, acc_w, acc_b, dy_n, n == n0, parallel,
+                            in_place)
+
+
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                                 float *diff_wei, float *diff_bias, const void *diff_dst,
                                 float *work, int nthr) noexcept nogil:
     cdef int64_t k = col_rows(s), nw = s.g * s.ocg * k, nb = s.g * s.ocg
     cdef size_t per = conv_gemm_work(s, CONV_BWD_WEIGHTS, 1)
-    cdef int64_t t, n, g, i, r, n0, n1, chunk, nn
+    cdef int64_t t, i, r, n0, n1, chunk
     cdef float *acc
-    cdef const void *src_n
-    cdef const void *dy_n
-    cdef int64_t ni = s.g * s.icg * in_spatial(s), no = s.g * s.ocg * out_spatial(s)
     # bf16 inputs without bf16 dot products: each thread widens an image at a
     # time into f32 after all threads' accumulators (the whole tensors
     # converted up front, 57 MB of f32 at bf16 mb32, went through memory:
@@ -682,16 +705,9 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
     cdef bint in_place = bwd_weights_in_place(s, wl, nthr)
     if s.mb < 2 or nthr < 2:
         # one accumulator, parallel GEMMs
-        for n in range(s.mb):
-            src_n, dy_n, nn = src, diff_dst, n
-            if widen:
-                src_n = widened(src, lay.src_dt, n, ni, wide, lay.isa)
-                dy_n = widened(diff_dst, lay.dst_dt, n, no, wide + lines(ni), lay.isa)
-                nn = 0
-            for g in range(s.g):
-                bwd_weights_one(s, wl, nn, g, src_n, work if in_place else diff_wei,
-                                work + nw if diff_bias != NULL else NULL, dy_n, n == 0,
-                                True, in_place)
+        bwd_weights_images(s, lay, wl, widen, src, diff_dst, 0, s.mb,
+                           work if in_place else diff_wei,
+                           work + nw if diff_bias != NULL else NULL, wide, True, in_place)
         if in_place:
             for r in prange(nb, schedule='static', num_threads=nthr):
                 for t in range(k):
@@ -707,18 +723,9 @@ cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const 
         acc = work + t * per
         n0 = t * chunk
         n1 = n0 + chunk if n0 + chunk < s.mb else s.mb
-        for n in range(n0, n1):
-            src_n, dy_n, nn = src, diff_dst, n
-            if widen:
-                src_n = widened(src, lay.src_dt, n, ni, wide + t * (lines(ni) + lines(no)),
-                                lay.isa)
-                dy_n = widened(diff_dst, lay.dst_dt, n, no,
-                               wide + t * (lines(ni) + lines(no)) + lines(ni), lay.isa)
-                nn = 0
-            for g in range(s.g):
-                bwd_weights_one(s, wl, nn, g, src_n, acc,
-                                acc + nw if diff_bias != NULL else NULL, dy_n, n == n0,
-                                False, in_place)
+        bwd_weights_images(s, lay, wl, widen, src, diff_dst, n0, n1, acc,
+                           acc + nw if diff_bias != NULL else NULL, wide + t * widened_floats(s),
+                           False, in_place)
     for r in prange(nb, schedule='static', num_threads=nthr):
         for t in range(k):
             diff_wei[r * k + t] = sum_threads(
