@@ -432,7 +432,7 @@ cdef bint conv_bwd_data_writes_bf16(const conv_shape_t *s, bint src_cl) noexcept
 
 cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
                               void *diff_src, const void *wei, const void *diff_dst,
-                              float *col, bint parallel) noexcept nogil:
+                              float *col, bint parallel, int64_t job_next) noexcept nogil:
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg
     cdef int64_t ic_all = s.g * s.icg
     cdef gemm_operand_t w = matrix_operand(at(wei, lay.wei_dt, g * s.ocg * k), lay.wei_dt, b'N', k)
@@ -451,7 +451,10 @@ cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t 
         gemm(&lay, parallel, transposed(w), transposed(dy), k, osp, s.ocg, 0.0, <float *>x,
              osp)
     else:
-        bwd_data_phases(s, lay, w, dy, x, col, parallel)
+        bwd_data_phases(s, lay, w, dy, x, col, parallel,
+                        at(diff_dst, lay.dst_dt, dst_group(s, lay, job_next // s.g,
+                                                          job_next % s.g))
+                        if job_next >= 0 else NULL)
 
 
 cdef inline void next_dy_prefetch(const conv_shape_t *s, conv_layout_t lay,
@@ -501,7 +504,8 @@ cdef void bwd_data_cut_row(const conv_shape_t *s, const col2im_kernels_t *kl,
 
 
 cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand_t w,
-                          gemm_operand_t dy, void *x, float *work, bint parallel) noexcept nogil:
+                          gemm_operand_t dy, void *x, float *work, bint parallel,
+                          const void *dy_next) noexcept nogil:
     """Channels-first dA (K x P) = W^T . dY^T a block of output pixels at a
     time, each block's taps added into the phase rows of the input rows they
     land on while the block is in cache; then each input row of x from its
@@ -514,6 +518,7 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
     cdef int64_t per_row = s.sw * cw.na, rows_in = s.icg * s.id * s.ih
     cdef int64_t p0, p1, ncols, r, nr, o0, o1, ic, kd, kh, od, oh, idd, ihh, row, at0, quota
     cdef prefetch_t pf
+    cdef gemm_operand_t dy_n
     cdef float *phases = work
     cdef float *col = work + rows_in * per_row
     # W^T packed once for all blocks (each block packed it again: 5% of
@@ -532,7 +537,12 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
         ncols = p1 - p0
         dyt.ptr = at(dy.ptr, lay.dst_dt, p0 * (dy.ld if lay.dst_cl else 1))
         gemm_packed_a(lay.uk, k, ncols, s.ocg, 1.0, &wt, wp, &dyt, 0.0, col, ncols, parallel)
-        next_dy_prefetch(s, lay, &dy, p1, min(p1 + nb, osp), &pf)
+        if p1 < osp or dy_next == NULL:
+            next_dy_prefetch(s, lay, &dy, p1, min(p1 + nb, osp), &pf)
+        else:       # the next image's first block
+            dy_n = dy
+            dy_n.ptr = dy_next
+            next_dy_prefetch(s, lay, &dy_n, 0, min(nb, osp), &pf)
         quota = pf.left // max(s.icg * s.kd * s.kh, 1) + 1
         for ic in range(s.icg):
             for kd in range(s.kd):
@@ -588,11 +598,13 @@ cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, void *dif
     cdef size_t per = conv_gemm_work(s, CONV_BWD_DATA, 1)
     if jobs >= nthr:
         for job in prange(jobs, schedule='static', num_threads=nthr):
+            # the next job is this thread's but at the end of its share
             bwd_data_one(s, lay, job // s.g, job % s.g, diff_src, wei, diff_dst,
-                         work + threadid() * per, False)
+                         work + threadid() * per, False, job + 1 if job + 1 < jobs else -1)
     else:
         for job in range(jobs):
-            bwd_data_one(s, lay, job // s.g, job % s.g, diff_src, wei, diff_dst, work, True)
+            bwd_data_one(s, lay, job // s.g, job % s.g, diff_src, wei, diff_dst, work, True,
+                         job + 1 if job + 1 < jobs else -1)
 
 
 cdef bint bwd_weights_in_place(const conv_shape_t *s, conv_layout_t lay, int nthr) noexcept nogil:
@@ -607,9 +619,11 @@ cdef bint bwd_weights_in_place(const conv_shape_t *s, conv_layout_t lay, int nth
 cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
                                  const void *src, float *acc_w, float *acc_b,
                                  const void *diff_dst, bint first, bint parallel,
-                                 bint in_place) noexcept nogil:
+                                 bint in_place, int64_t n_next, int64_t g_next) noexcept nogil:
     """acc_w[g] (+)= dY^T . A (in_place: its transpose) and acc_b[g] (+)=
-    sums of dY (acc_b NULL: no bias), for image n."""
+    sums of dY (acc_b NULL: no bias), for image n; (n_next, g_next) the
+    group this thread does next (n_next < 0: none), asked for into cache
+    while this one ends."""
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc
     cdef conv_geom_t geom
     cdef gemm_operand_t a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, g)), &geom)
@@ -626,7 +640,11 @@ cdef inline void bwd_weights_one(const conv_shape_t *s, conv_layout_t lay, int64
                 b[oc] = 0
     if in_place:        # the bias sums too, while dY's rows are in cache
         gemm_patches_t(lay.uk, &a, &dy_op, s.ocg, 0.0 if first else 1.0,
-                       acc_w + g * s.ocg * k, s.ocg, b)
+                       acc_w + g * s.ocg * k, s.ocg, b,
+                       at(src, lay.src_dt, src_group(s, lay, n_next, g_next))
+                       if n_next >= 0 else NULL,
+                       at(diff_dst, lay.dst_dt, dst_group(s, lay, n_next, g_next))
+                       if n_next >= 0 else NULL)
         return
     gemm(&lay, parallel, dyt, a, s.ocg, k, osp, 0.0 if first else 1.0,
          acc_w + g * s.ocg * k, k)
@@ -673,6 +691,7 @@ cdef void bwd_weights_images(const conv_shape_t *s, conv_layout_t lay, conv_layo
     the GEMM reads them: widened into buf where widen (src, then diff_dst a
     line on; wl: lay with their types f32)."""
     cdef int64_t ni = s.g * s.icg * in_spatial(s), no = s.g * s.ocg * out_spatial(s), n, g, nn
+    cdef int64_t n_next
     cdef const void *src_n = src
     cdef const void *dy_n = diff_dst
     for n in range(n0, n1):
@@ -682,8 +701,11 @@ cdef void bwd_weights_images(const conv_shape_t *s, conv_layout_t lay, conv_layo
             dy_n = widened(diff_dst, lay.dst_dt, n, no, buf + lines(ni), lay.isa)
             nn = 0
         for g in range(s.g):
+            # next: this image's next group, else the next image's first (a
+            # widened image is in buf alone)
+            n_next = nn if g + 1 < s.g else (-1 if widen or n + 1 >= n1 else n + 1)
             bwd_weights_one(s, wl, nn, g, src_n, acc_w, acc_b, dy_n, n == n0, parallel,
-                            in_place)
+                            in_place, n_next, (g + 1) % s.g)
 
 
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,

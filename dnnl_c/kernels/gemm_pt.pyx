@@ -106,7 +106,8 @@ cdef void next_block(const gemm_operand_t *a, const gemm_operand_t *b, int64_t n
 
 cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                          const gemm_operand_t *b, int64_t n, float beta, float *c,
-                         int64_t ldc, float *b_sums) noexcept nogil:
+                         int64_t ldc, float *b_sums, const void *a_next,
+                         const void *b_next) noexcept nogil:
     """C (taps x n) = P^T . op(B) + beta * C on the calling thread, P the
     patches of `a` (patches_t_in_place), op(B) pixels x n. bf16 patches go in
     pairs of pixels (two loads each: windows are not adjacent), B in pair
@@ -114,7 +115,9 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     while the block is in cache (a pass over dY after the product read it
     from memory again: 4% of the f32 weight gradient of conv1); with pairs,
     by the product itself where a tile has a spare row (the pass was 2.5% of
-    the bf16 weight gradient of AlexNet conv1 on a Zen 5 core)."""
+    the bf16 weight gradient of AlexNet conv1 on a Zen 5 core). The last
+    block asks for the next call's first (a_next, b_next): the first block
+    of each image packed from memory, 5% of the bf16 weight gradient."""
     cdef const conv_geom_t *g = a.geom
     cdef bint pairs = a.src_dt == dnnl_bf16
     cdef int64_t npix = g.od * g.oh * g.ow, ntaps = g.icg * g.kd * g.kh * g.kw
@@ -125,6 +128,7 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t toff[1]
     cdef int64_t quota
     cdef prefetch_t pf
+    cdef gemm_operand_t a2, b2
     cdef bint b_in_place, sums_left, ones = False
     cdef const float *bf = NULL
     cdef float bt
@@ -197,7 +201,12 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
         bstep = kp * NR if pairs else kc * NR
         bt = beta if pc == 0 else 1.0
         sums_left = b_sums != NULL
-        next_block(a, b, n, pc + kc, min(pc + kc + kcb, npix), od, oh, ow, &pf)
+        if pc + kc < npix or a_next == NULL or b_next == NULL:
+            next_block(a, b, n, pc + kc, min(pc + kc + kcb, npix), od, oh, ow, &pf)
+        else:
+            a2, b2 = a[0], b[0]
+            a2.ptr, b2.ptr = a_next, b_next
+            next_block(&a2, &b2, n, 0, kcb, 0, 0, 0, &pf)
         quota = (pf.left + ntaps // count - 1) // (ntaps // count)
         for t in range(ntaps):
             tap_of(g, t, &c0, &kd, &kh, &kw)

@@ -69,7 +69,8 @@ def gemm_patches(src, dict geom, str trans, str side, other, str other_trans, lo
         p.trans = b'T'
     with nogil:
         if in_place:
-            gemm_patches_t(uk, &p, &x, n, 0.0, pc, ldc, e)
+            # the same operands as the "next" call's: its prefetch runs
+            gemm_patches_t(uk, &p, &x, n, 0.0, pc, ldc, e, sp, op)
         elif side == "in_place":
             gemm_ex(uk, m, n, k, 1.0, &p, &x, 0.0, pc, ldc, threaded, NULL)
             operand_col_sums(uk, &x, 0, k, n, e)
