@@ -267,6 +267,10 @@ PROBLEMS = [
     Prob(1, 16, [12, 12], [12, 12], [1, 1]),                             # global pooling
     # whole channel blocks of vector width gathered together, then the tail
     Prob(2, 35, [9, 8], [3, 3], [2, 1], [0, 0], [1, 0], [0, 1]),
+    # windows 3 wide 2 apart along w (gathered in pairs of pixels): 96
+    # channels, odd left padding; then an s32 workspace (258 taps)
+    Prob(2, 96, [13, 11], [3, 3], [2, 2], [0, 0], [0, 1], [0, 1]),
+    Prob(1, 35, [140, 9], [86, 3], [50, 2], [0, 0], [0, 1], [0, 0]),
 ]
 
 

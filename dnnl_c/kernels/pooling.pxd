@@ -61,6 +61,10 @@ cdef extern from "kernels/include/pool_isa.h" nogil:
         const int64_t *cbeg
         const int64_t *coff
         const int32_t *ctap
+        int w32
+        int64_t pw
+        int64_t ow
+        int64_t osw
     ctypedef struct pool_kernels_t "cydnnl_pool_kernels_t":
         void (*fwd_row)(const pool_row_t *r, const void *src, int64_t ps, void *dst,
                         int64_t ds, void *ws, int64_t count) noexcept nogil

@@ -89,6 +89,10 @@ CYDNNL_PK __m128i cydnnl_pool_sel_gt_4(__m128 x, __m128 a, __m128i t, __m128i ix
 CYDNNL_PK __m128 cydnnl_pool_if_eq_4(__m128 d, __m128i k, __m128i t) {
     return _mm_and_ps(d, _mm_castsi128_ps(_mm_cmpeq_epi32(k, t)));
 }
+/* addeq(a, d, k, t): a + (d where k == t) */
+CYDNNL_PK __m128 cydnnl_pool_addeq_4(__m128 a, __m128 d, __m128i k, __m128i t) {
+    return _mm_add_ps(a, cydnnl_pool_if_eq_4(d, k, t));
+}
 CYDNNL_PK __m128i cydnnl_pool_ldw32_4(const int32_t *p) {
     return _mm_loadu_si128((const __m128i *)p);
 }
@@ -150,6 +154,13 @@ CYDNNL_PK __m256i cydnnl_pool_sel_gt_8(__m256 x, __m256 a, __m256i t, __m256i ix
 CYDNNL_PK __m256 cydnnl_pool_if_eq_8(__m256 d, __m256i k, __m256i t) {
     return _mm256_and_ps(d, _mm256_castsi256_ps(_mm256_cmpeq_epi32(k, t)));
 }
+CYDNNL_PK __m256 cydnnl_pool_addeq_8(__m256 a, __m256 d, __m256i k, __m256i t) {
+#if defined(__AVX512VL__)
+    return _mm256_mask_add_ps(a, _mm256_cmpeq_epi32_mask(k, t), a, d);
+#else
+    return _mm256_add_ps(a, cydnnl_pool_if_eq_8(d, k, t));
+#endif
+}
 CYDNNL_PK __m256i cydnnl_pool_ldw32_8(const int32_t *p) {
     return _mm256_loadu_si256((const __m256i *)p);
 }
@@ -203,6 +214,9 @@ CYDNNL_PK __m512i cydnnl_pool_sel_gt_16(__m512 x, __m512 a, __m512i t, __m512i i
 }
 CYDNNL_PK __m512 cydnnl_pool_if_eq_16(__m512 d, __m512i k, __m512i t) {
     return _mm512_maskz_mov_ps(_mm512_cmpeq_epi32_mask(k, t), d);
+}
+CYDNNL_PK __m512 cydnnl_pool_addeq_16(__m512 a, __m512 d, __m512i k, __m512i t) {
+    return _mm512_mask_add_ps(a, _mm512_cmpeq_epi32_mask(k, t), a, d);
 }
 CYDNNL_PK __m512i cydnnl_pool_ldw32_16(const int32_t *p) { return _mm512_loadu_si512(p); }
 CYDNNL_PK void cydnnl_pool_stw32_16(int32_t *p, __m512i i) { _mm512_storeu_si512(p, i); }
@@ -519,6 +533,14 @@ CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W, w)
    mb8, its data partly evicted as in the benchmark: 1 Zen 4 core 0.52 -> 0.45
    ms, 2 threads 0.24-0.27 -> 0.21-0.22; 8 or 16 pixels alike, 32 worse) */
 #define CYDNNL_POOL_PFD 8
+/* cases c0 + nr of gather32's dispatch, nr = 0, 1, 2 */
+#define CYDNNL_POOL_G32_CASES(DT, S, c0, ng, u8)                                     \
+    case c0: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 0); \
+        break;                                                                       \
+    case c0 + 1: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 1); \
+        break;                                                                       \
+    case c0 + 2: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 2); \
+        break;
 #define CYDNNL_POOL_GATHER_VEC(DT, T, K, W, S) CYDNNL_POOL_GATHER_VEC_(DT, T, K, W, S)
 #define CYDNNL_POOL_GATHER_VEC_(DT, T, K, W, S)                                      \
 CYDNNL_PK void cydnnl_pool_gather_nv_##DT##_##S(const cydnnl_pool_gather_t *q, T *d, \
@@ -556,9 +578,89 @@ CYDNNL_PK void cydnnl_pool_gather_nv_##DT##_##S(const cydnnl_pool_gather_t *q, T
         for (int v = 0; v < nv; v++) cydnnl_pool_st##K##_##W(d + j * ps + v * vd, a[v]); \
     }                                                                                \
 }                                                                                    \
+/* q->w32 (windows 3 wide, 2 apart along w), at most 2 output rows: ng      \
+   vectors of each pixel, the pixels in pairs (2m, 2m + 1) - pw, each output  \
+   pixel's diff_dst and taps loaded once and kept for the next pair. Through  \
+   the tables (gather_nv) AlexNet pool1 backward ran 1.4x-1.9x as long on     \
+   Zen 5 (f32 mb8, 2 threads: nhwc 0.120 -> 0.084 ms, nChw16c 0.133 -> 0.081, \
+   nChw8c 0.232 -> 0.123; bf16 mb32 nhwc 0.51 -> 0.36). */                    \
+CYDNNL_PK void cydnnl_pool_gather32_##DT##_##S(const cydnnl_pool_gather_t *q, T *d,  \
+        int64_t ps, int64_t vd, const T *dd, const char *ws, int64_t vs,             \
+        int64_t count, const int ng, const int u8, const int nr) {                   \
+    __typeof__(cydnnl_pool_setf_##W(0)) pd[2][2], cd[2][2], a[2];                    \
+    __typeof__(cydnnl_pool_seti_##W(0)) pk[2][2], ck[2][2], t0[2], t1[2], t2[2];     \
+    const __typeof__(cydnnl_pool_seti_##W(0)) none = cydnnl_pool_seti_##W(-1);       \
+    for (int r = 0; r < nr; r++) {                                                   \
+        t0[r] = cydnnl_pool_seti_##W(q->rtap[r]);                                    \
+        t1[r] = cydnnl_pool_seti_##W(q->rtap[r] + 1);                                \
+        t2[r] = cydnnl_pool_seti_##W(q->rtap[r] + 2);                                \
+        for (int v = 0; v < ng; v++) {                                               \
+            pd[r][v] = cydnnl_pool_setf_##W(0);                                      \
+            pk[r][v] = none;                                                         \
+        }                                                                            \
+    }                                                                                \
+    for (int64_t m = q->pw / 2; 2 * m - q->pw < count; m++) {                        \
+        const int64_t j0 = 2 * m - q->pw;                                            \
+        for (int r = 0; r < nr; r++)                                                 \
+            for (int v = 0; v < ng; v++) {                                           \
+                const int64_t o = q->roff[r] + m * q->osw + v * vs;                  \
+                if (m < q->ow) {                                                     \
+                    cd[r][v] = cydnnl_pool_ld##K##_##W(dd + o);                      \
+                    ck[r][v] = u8 ? cydnnl_pool_ldw8_##W((const uint8_t *)ws + o)    \
+                                  : cydnnl_pool_ldw32_##W((const int32_t *)ws + o);  \
+                } else {                                                             \
+                    cd[r][v] = cydnnl_pool_setf_##W(0);                              \
+                    ck[r][v] = none;                                                 \
+                }                                                                    \
+            }                                                                        \
+        if (j0 >= 0) {  /* output m - 1's tap 2, then m's tap 0 */                  \
+            for (int v = 0; v < ng; v++) {                                           \
+                __builtin_prefetch(d + (j0 + CYDNNL_POOL_PFD) * ps + v * vd, 1, 3);  \
+                a[v] = cydnnl_pool_setf_##W(0);                                      \
+            }                                                                        \
+            for (int r = 0; r < nr; r++)                                             \
+                for (int v = 0; v < ng; v++) {                                       \
+                    a[v] = cydnnl_pool_addeq_##W(a[v], pd[r][v], pk[r][v], t2[r]);   \
+                    a[v] = cydnnl_pool_addeq_##W(a[v], cd[r][v], ck[r][v], t0[r]);   \
+                }                                                                    \
+            for (int v = 0; v < ng; v++) cydnnl_pool_st##K##_##W(d + j0 * ps + v * vd, a[v]); \
+        }                                                                            \
+        if (j0 + 1 < count) {   /* output m's tap 1 */                              \
+            for (int v = 0; v < ng; v++) a[v] = cydnnl_pool_setf_##W(0);             \
+            for (int r = 0; r < nr; r++)                                             \
+                for (int v = 0; v < ng; v++)                                         \
+                    a[v] = cydnnl_pool_addeq_##W(a[v], cd[r][v], ck[r][v], t1[r]);   \
+            for (int v = 0; v < ng; v++)                                             \
+                cydnnl_pool_st##K##_##W(d + (j0 + 1) * ps + v * vd, a[v]);           \
+        }                                                                            \
+        for (int r = 0; r < nr; r++)                                                 \
+            for (int v = 0; v < ng; v++) {                                           \
+                pd[r][v] = cd[r][v];                                                 \
+                pk[r][v] = ck[r][v];                                                 \
+            }                                                                        \
+    }                                                                                \
+}                                                                                    \
 static void cydnnl_pool_gather_vectors_##DT##_##S(const cydnnl_pool_gather_t *q, T *d, \
         int64_t ps, int64_t vd, const T *dd, const char *ws, int64_t vs, int64_t count, \
         int64_t nv) {                                                                \
+    if (q->w32 && q->nr <= 2) {  /* two vectors a pass: their pairs in registers */ \
+        const int64_t wsz = q->ws_u8 ? 1 : 4;                                        \
+        for (int64_t v = 0; v < nv; v += 2) {                                        \
+            /* every count a constant (a row count known at run time spilled   \
+               the arrays) */                                                      \
+            const int c = 6 * (nv - v >= 2) + 3 * !q->ws_u8 + q->nr;                 \
+            T *dv = d + v * vd;                                                      \
+            const T *ddv = dd + v * vs;                                              \
+            const char *wv = ws + v * vs * wsz;                                      \
+            switch (c) {                                                             \
+            CYDNNL_POOL_G32_CASES(DT, S, 0, 1, 1)                                    \
+            CYDNNL_POOL_G32_CASES(DT, S, 3, 1, 0)                                    \
+            CYDNNL_POOL_G32_CASES(DT, S, 6, 2, 1)                                    \
+            CYDNNL_POOL_G32_CASES(DT, S, 9, 2, 0)                                    \
+            }                                                                        \
+        }                                                                            \
+        return;                                                                      \
+    }                                                                                \
     switch (nv) {  /* a loop per count, its sums in registers */                    \
     case 1: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 1); break; \
     case 2: cydnnl_pool_gather_nv_##DT##_##S(q, d, ps, vd, dd, ws, vs, count, 2); break; \
