@@ -45,10 +45,10 @@ typedef struct {
     const int64_t *cbeg;
     const int64_t *coff;
     const int32_t *ctap;
-    /* w32: the window 3 wide, 2 apart, dense along w (the tables unused
-       along w): src pixel j + pw = 2m under output pixels m - 1 (tap 2) and
-       m (tap 0), 2m + 1 under m (tap 1), the output pixels osw elements
-       apart, ow of them */
+    /* w32: the window 3 wide, 2 apart, dense along w, pw >= 0 (the tables
+       unused along w): src pixel j + pw = 2m under output pixels m - 1 (tap
+       2) and m (tap 0), 2m + 1 under m (tap 1), the output pixels osw
+       elements apart, ow of them */
     int w32;
     int64_t pw, ow, osw;
 } cydnnl_pool_gather_t;
