@@ -511,7 +511,9 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
     land on while the block is in cache; then each input row of x from its
     phases (col2im_phases.h), rounded into bf16 there for a bf16 x. A whole
     image's col (AlexNet conv1: 4.4 MB) went through memory, then a scalar
-    scatter."""
+    scatter. The last block asks for dy_next's first (the thread's next
+    image; NULL: none), whose packing stalled on memory (3% of AlexNet
+    conv1's bf16 backward data on Zen 5)."""
     cdef col2im_w_t cw
     col2im_w_init(&cw, s.ow, s.iw, s.kw, s.sw, s.dw, s.pw)
     cdef int64_t k = col_rows(s), osp = out_spatial(s), nb = bwd_data_block_cols(s)
