@@ -49,7 +49,10 @@ cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexc
 cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                         const void *wei, const float *bias, void *dst, float *work,
                         int nthr) noexcept nogil
-# diff_src f32, or bf16 where conv_bwd_data_writes_bf16 (lay.src_dt says which)
+# diff_src f32, or bf16 where conv_bwd_data_writes_bf16 (lay.src_dt says which);
+# a bf16 diff_dst at a level without bf16 dot products is widened an image
+# at a time, its work then conv_gemm_work(s, CONV_BWD_DATA, nthr) + nthr *
+# conv_gemm_widen(s, CONV_BWD_DATA) floats.
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, void *diff_src,
                              const void *wei, const void *diff_dst, float *work,
                              int nthr) noexcept nogil
@@ -59,8 +62,8 @@ cdef bint conv_bwd_data_writes_bf16(const conv_shape_t *s, bint src_cl) noexcept
 # Backward weights also takes bf16 src and diff_dst at levels whose GEMM has
 # no bf16 dot products (lay.uk.ukernel_bf16 NULL): it widens them an image at
 # a time, its work then conv_gemm_work(s, CONV_BWD_WEIGHTS, nthr) +
-# nthr * conv_bwd_weights_widen(s) floats.
+# nthr * conv_gemm_widen(s, CONV_BWD_WEIGHTS) floats.
 cdef void conv_bwd_weights_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                                 float *diff_wei, float *diff_bias, const void *diff_dst,
                                 float *work, int nthr) noexcept nogil
-cdef size_t conv_bwd_weights_widen(const conv_shape_t *s) noexcept nogil
+cdef size_t conv_gemm_widen(const conv_shape_t *s, int direction) noexcept nogil

@@ -593,11 +593,41 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
             kl.row(&cw, phases + row * per_row, <float *>x + row * s.iw)
 
 
+cdef void bwd_data_image(const conv_shape_t *s, conv_layout_t lay, conv_layout_t wl,
+                         int64_t n, void *diff_src, const void *wei, const void *diff_dst,
+                         float *col, float *buf, bint parallel) noexcept nogil:
+    """Image n, every group, its bf16 diff_dst widened into buf first (wl:
+    lay with diff_dst f32); as image 0 of the widened copy and of diff_src
+    from image n on (a group's offset does not depend on n)."""
+    cdef int64_t g
+    cdef const void *dy = widened(diff_dst, lay.dst_dt, n, s.g * s.ocg * out_spatial(s), buf,
+                                  lay.isa)
+    cdef void *x = <void *>at(diff_src, lay.src_dt, src_group(s, lay, n, 0))
+    for g in range(s.g):
+        bwd_data_one(s, wl, 0, g, x, wei, dy, col, parallel, -1)
+
+
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, void *diff_src,
                              const void *wei, const void *diff_dst, float *work,
                              int nthr) noexcept nogil:
-    cdef int64_t jobs = s.mb * s.g, job
+    cdef int64_t jobs = s.mb * s.g, job, n
     cdef size_t per = conv_gemm_work(s, CONV_BWD_DATA, 1)
+    # a bf16 diff_dst without bf16 dot products: widened an image at a time
+    # by each thread (converted whole up front, AlexNet conv1's bf16 mb32
+    # diff_dst went through memory as 37 MB of f32)
+    cdef float *wide = <float *>(((<uintptr_t>(work + nthr * per)) + 63) & ~(<uintptr_t>63))
+    cdef int64_t wf = conv_gemm_widen(s, CONV_BWD_DATA)
+    cdef conv_layout_t wl = lay
+    if lay.uk.ukernel_bf16 == NULL and lay.dst_dt == dnnl_bf16:
+        wl.dst_dt = dnnl_f32
+        if s.mb >= nthr:
+            for n in prange(s.mb, schedule='static', num_threads=nthr):
+                bwd_data_image(s, lay, wl, n, diff_src, wei, diff_dst, work + threadid() * per,
+                               wide + threadid() * wf, False)
+        else:
+            for n in range(s.mb):
+                bwd_data_image(s, lay, wl, n, diff_src, wei, diff_dst, work, wide, True)
+        return
     if jobs >= nthr:
         for job in prange(jobs, schedule='static', num_threads=nthr):
             # the next job is this thread's but at the end of its share
@@ -665,9 +695,13 @@ cdef inline int64_t widened_floats(const conv_shape_t *s) noexcept nogil:
     return lines(s.g * s.icg * in_spatial(s)) + lines(s.g * s.ocg * out_spatial(s))
 
 
-cdef size_t conv_bwd_weights_widen(const conv_shape_t *s) noexcept nogil:
+cdef size_t conv_gemm_widen(const conv_shape_t *s, int direction) noexcept nogil:
     # a line more for the start of them all
-    return widened_floats(s) + 16
+    if direction == CONV_BWD_WEIGHTS:
+        return widened_floats(s) + 16
+    if direction == CONV_BWD_DATA:      # diff_dst alone
+        return lines(s.g * s.ocg * out_spatial(s)) + 16
+    return 0
 
 
 cdef inline bint widens(conv_layout_t lay) noexcept nogil:

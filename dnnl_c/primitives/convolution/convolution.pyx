@@ -14,7 +14,7 @@ from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_r
                                          conv_bwd_data_ref, conv_bwd_weights_ref,
                                          conv_gemm_work, conv_fwd_gemm, conv_bwd_data_gemm,
                                          conv_bwd_weights_gemm, conv_bwd_data_writes_bf16,
-                                         conv_bwd_weights_widen,
+                                         conv_gemm_widen,
                                          CONV_FWD, CONV_BWD_DATA,
                                          CONV_BWD_WEIGHTS)
 from dnnl_c.kernels.gemm cimport gemm_kernel_for, gemm_kernel_t
@@ -167,10 +167,13 @@ cdef inline bint gemm_reads(const dnnl_primitive_desc *pd, int arg) noexcept nog
 
 cdef inline bint takes_bf16(const dnnl_primitive_desc *pd, int arg, bint bf16_in) noexcept nogil:
     """Whether the GEMM convolution takes arg in bf16 as it is: what its
-    kernels read with bf16 dot products (bf16_in), and backward weights' src
-    and diff_dst at every level (conv_bwd_weights_gemm widens them an image
-    at a time where the kernels cannot read them)."""
-    return gemm_reads(pd, arg) and (bf16_in or direction(pd) == CONV_BWD_WEIGHTS)
+    kernels read with bf16 dot products (bf16_in), and at every level
+    backward weights' src and diff_dst and backward data's diff_dst
+    (conv_bwd_weights_gemm and conv_bwd_data_gemm widen them an image at a
+    time where the kernels cannot read them)."""
+    return gemm_reads(pd, arg) and (bf16_in or direction(pd) == CONV_BWD_WEIGHTS
+                                    or (direction(pd) == CONV_BWD_DATA
+                                        and arg == DNNL_ARG_DIFF_DST))
 
 
 cdef inline bint reads_bf16(const gemm_kernel_t *uk) noexcept nogil:
@@ -279,14 +282,17 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
                         "for this ISA level")
         conf.nthr = omp_get_max_threads()
         conf.work_offset = <int64_t>scratch
-        # room for backward weights to widen an image of bf16 per thread
-        widen = not bf16_in and direction(pd) == CONV_BWD_WEIGHTS and (
-            (src.data_type == dnnl_bf16 and not staged(src, tags[0], True))
-            or (dst.data_type == dnnl_bf16 and not staged(dst, tags[1], True)))
+        # room for backward weights (src, diff_dst) and backward data
+        # (diff_dst) to widen an image of bf16 per thread
+        widen = not bf16_in and (
+            (direction(pd) == CONV_BWD_WEIGHTS and src.data_type == dnnl_bf16
+             and not staged(src, tags[0], True))
+            or (direction(pd) != CONV_FWD and dst.data_type == dnnl_bf16
+                and not staged(dst, tags[1], True)))
         if (cydnnl_bytes_add_overflow(&scratch, conv_gemm_work(&s, direction(pd), conf.nthr),
                                       sizeof(float))
-                or (widen and cydnnl_bytes_add_overflow(&scratch, conv_bwd_weights_widen(&s),
-                                                        sizeof(float) * conf.nthr))
+                or (widen and cydnnl_bytes_add_overflow(
+                    &scratch, conv_gemm_widen(&s, direction(pd)), sizeof(float) * conf.nthr))
                 or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
             return fail(dnnl_unimplemented, "convolution: the GEMM buffers do not fit in memory")
     pd.scratchpad_size = scratch
@@ -409,7 +415,8 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
                 st = store_output(pd, ctx, a.dst, dtag, <float *>dst)
     elif pd.desc.prop_kind == dnnl_backward_data:
         wei = gemm_input(pd, ctx, a.wei, wtag, bf16_in, &lay.wei_dt, &scratch, &st)
-        dst = gemm_input(pd, ctx, a.dst, dtag, bf16_in, &lay.dst_dt, &scratch, &st)
+        dst = gemm_input(pd, ctx, a.dst, dtag, gemm and takes_bf16(pd, a.dst, bf16_in),
+                         &lay.dst_dt, &scratch, &st)
         src = gemm_output(pd, ctx, a.src, stag, gemm, &s, lay.src_cl, &lay.src_dt, &scratch)
         if st == dnnl_success:
             if gemm:
