@@ -13,17 +13,9 @@ cdef struct conv_shape_t:
     int64_t dd, dh, dw
     int64_t pd, ph, pw
 
-# Plain dense f32: src (mb, g*icg, id, ih, iw), weights (g, ocg, icg, kd, kh,
-# kw), bias (g*ocg) or NULL, dst (mb, g*ocg, od, oh, ow).
-cdef void conv_fwd_ref(const conv_shape_t *s, const float *src, const float *wei,
-                       const float *bias, float *dst) noexcept nogil
-cdef void conv_bwd_data_ref(const conv_shape_t *s, float *diff_src, const float *wei,
-                            const float *diff_dst) noexcept nogil
-# diff_bias may be NULL.
-cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *diff_wei,
-                               float *diff_bias, const float *diff_dst) noexcept nogil
+# The references (plain dense f32) are kernels/conv_ref.pxd's.
 
-# The same three on GEMM (patches read in place by the GEMM's packing, or
+# The three directions on GEMM (patches read in place by the GEMM's packing, or
 # col2im after it for backward data), in either orientation: src_cl / dst_cl
 # say whether src (diff_src) and dst (diff_dst) are channels-last (n, d, h,
 # w, c) rather than channels-first. Inputs are f32 or bf16 as src_dt, wei_dt

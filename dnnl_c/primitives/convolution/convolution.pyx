@@ -10,12 +10,11 @@ from dnnl_c.core cimport *
 from dnnl_c.primitives.reorder.reorder cimport stage_f32, unstage_f32
 from dnnl_c.primitives.convolution.desc cimport (convolution_desc_t, conv_desc,
                                                 conv_plain_conf_t)
-from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_fwd_ref,
-                                         conv_bwd_data_ref, conv_bwd_weights_ref,
-                                         conv_gemm_work, conv_fwd_gemm, conv_bwd_data_gemm,
+from dnnl_c.kernels.conv_ref cimport conv_fwd_ref, conv_bwd_data_ref, conv_bwd_weights_ref
+from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_gemm_work,
+                                         conv_fwd_gemm, conv_bwd_data_gemm,
                                          conv_bwd_weights_gemm, conv_bwd_data_writes_bf16,
-                                         conv_gemm_widen,
-                                         CONV_FWD, CONV_BWD_DATA,
+                                         conv_gemm_widen, CONV_FWD, CONV_BWD_DATA,
                                          CONV_BWD_WEIGHTS)
 from dnnl_c.kernels.gemm cimport gemm_kernel_for, gemm_kernel_t
 from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
