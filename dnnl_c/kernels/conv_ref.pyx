@@ -30,17 +30,57 @@ cdef inline int64_t range_hi(int64_t k, int64_t d, int64_t p, int64_t st, int64_
     return b if b > lo else lo
 
 
+cdef enum:
+    TAPS_FWD = 0        # y += w * x
+    TAPS_BWD_DATA = 1   # x += w * y
+    TAPS_BWD_WEIGHTS = 2    # w += sum of y * x
+
+
+cdef void pair_taps(const conv_shape_t *s, float *x, float *y, float *w,
+                    int mode) noexcept nogil:
+    """Every tap of one (input channel, output channel) pair of an image, x
+    and y the pair's planes, w its kd * kh * kw weights, as mode says."""
+    cdef int64_t kd, kh, kw, od, oh, ow, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d, ihh, idd
+    cdef float *xrow
+    cdef float *yrow
+    cdef float wt, acc
+    for kd in range(s.kd):
+        lo_d = range_lo(kd, s.dd, s.pd, s.sd)
+        hi_d = range_hi(kd, s.dd, s.pd, s.sd, s.id, s.od)
+        for kh in range(s.kh):
+            lo_h = range_lo(kh, s.dh, s.ph, s.sh)
+            hi_h = range_hi(kh, s.dh, s.ph, s.sh, s.ih, s.oh)
+            for kw in range(s.kw):
+                lo_w = range_lo(kw, s.dw, s.pw, s.sw)
+                hi_w = range_hi(kw, s.dw, s.pw, s.sw, s.iw, s.ow)
+                wt = w[(kd * s.kh + kh) * s.kw + kw]
+                acc = 0.0
+                for od in range(lo_d, hi_d):
+                    idd = od * s.sd + kd * (s.dd + 1) - s.pd
+                    for oh in range(lo_h, hi_h):
+                        ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
+                        xrow = x + (idd * s.ih + ihh) * s.iw + kw * (s.dw + 1) - s.pw
+                        yrow = y + (od * s.oh + oh) * s.ow
+                        if mode == TAPS_FWD:
+                            for ow in range(lo_w, hi_w):
+                                yrow[ow] += wt * xrow[ow * s.sw]
+                        elif mode == TAPS_BWD_DATA:
+                            for ow in range(lo_w, hi_w):
+                                xrow[ow * s.sw] += wt * yrow[ow]
+                        else:
+                            for ow in range(lo_w, hi_w):
+                                acc = acc + yrow[ow] * xrow[ow * s.sw]
+                if mode == TAPS_BWD_WEIGHTS:
+                    w[(kd * s.kh + kh) * s.kw + kw] = wt + acc
+
+
 cdef void conv_fwd_ref(const conv_shape_t *s, const float *src, const float *wei,
                        const float *bias, float *dst) noexcept nogil:
     cdef int64_t in_sp = s.id * s.ih * s.iw, out_sp = s.od * s.oh * s.ow
     cdef int64_t ksz = s.kd * s.kh * s.kw
-    cdef int64_t job, n, g, oc, ic, kd, kh, kw, od, oh, ow, i, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d
-    cdef int64_t ihh, idd
-    cdef const float *src_c
-    cdef const float *srow
+    cdef int64_t job, n, g, oc, ic, i
     cdef float *dst_c
-    cdef float *drow
-    cdef float w, b
+    cdef float b
     for job in prange(s.mb * s.g * s.ocg, schedule='static'):
         n = job // (s.g * s.ocg)
         g = (job // s.ocg) % s.g
@@ -50,38 +90,16 @@ cdef void conv_fwd_ref(const conv_shape_t *s, const float *src, const float *wei
         for i in range(out_sp):
             dst_c[i] = b
         for ic in range(s.icg):
-            src_c = src + (n * s.g * s.icg + g * s.icg + ic) * in_sp
-            for kd in range(s.kd):
-                lo_d = range_lo(kd, s.dd, s.pd, s.sd)
-                hi_d = range_hi(kd, s.dd, s.pd, s.sd, s.id, s.od)
-                for kh in range(s.kh):
-                    lo_h = range_lo(kh, s.dh, s.ph, s.sh)
-                    hi_h = range_hi(kh, s.dh, s.ph, s.sh, s.ih, s.oh)
-                    for kw in range(s.kw):
-                        lo_w = range_lo(kw, s.dw, s.pw, s.sw)
-                        hi_w = range_hi(kw, s.dw, s.pw, s.sw, s.iw, s.ow)
-                        w = wei[((g * s.ocg + oc) * s.icg + ic) * ksz + (kd * s.kh + kh) * s.kw + kw]
-                        for od in range(lo_d, hi_d):
-                            idd = od * s.sd + kd * (s.dd + 1) - s.pd
-                            for oh in range(lo_h, hi_h):
-                                ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
-                                srow = src_c + (idd * s.ih + ihh) * s.iw + kw * (s.dw + 1) - s.pw
-                                drow = dst_c + (od * s.oh + oh) * s.ow
-                                for ow in range(lo_w, hi_w):
-                                    drow[ow] += w * srow[ow * s.sw]
+            pair_taps(s, <float *>src + (n * s.g * s.icg + g * s.icg + ic) * in_sp, dst_c,
+                      <float *>wei + ((g * s.ocg + oc) * s.icg + ic) * ksz, TAPS_FWD)
 
 
 cdef void conv_bwd_data_ref(const conv_shape_t *s, float *diff_src, const float *wei,
                             const float *diff_dst) noexcept nogil:
     cdef int64_t in_sp = s.id * s.ih * s.iw, out_sp = s.od * s.oh * s.ow
     cdef int64_t ksz = s.kd * s.kh * s.kw
-    cdef int64_t job, n, g, oc, ic, kd, kh, kw, od, oh, ow, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d
-    cdef int64_t ihh, idd
+    cdef int64_t job, n, g, oc, ic
     cdef float *dsrc_c
-    cdef float *srow
-    cdef const float *ddst_c
-    cdef const float *drow
-    cdef float w
     for job in prange(s.mb * s.g * s.icg, schedule='static'):
         n = job // (s.g * s.icg)
         g = (job // s.icg) % s.g
@@ -89,64 +107,29 @@ cdef void conv_bwd_data_ref(const conv_shape_t *s, float *diff_src, const float 
         dsrc_c = diff_src + (n * s.g * s.icg + g * s.icg + ic) * in_sp
         memset(dsrc_c, 0, in_sp * sizeof(float))
         for oc in range(s.ocg):
-            ddst_c = diff_dst + (n * s.g * s.ocg + g * s.ocg + oc) * out_sp
-            for kd in range(s.kd):
-                lo_d = range_lo(kd, s.dd, s.pd, s.sd)
-                hi_d = range_hi(kd, s.dd, s.pd, s.sd, s.id, s.od)
-                for kh in range(s.kh):
-                    lo_h = range_lo(kh, s.dh, s.ph, s.sh)
-                    hi_h = range_hi(kh, s.dh, s.ph, s.sh, s.ih, s.oh)
-                    for kw in range(s.kw):
-                        lo_w = range_lo(kw, s.dw, s.pw, s.sw)
-                        hi_w = range_hi(kw, s.dw, s.pw, s.sw, s.iw, s.ow)
-                        w = wei[((g * s.ocg + oc) * s.icg + ic) * ksz + (kd * s.kh + kh) * s.kw + kw]
-                        for od in range(lo_d, hi_d):
-                            idd = od * s.sd + kd * (s.dd + 1) - s.pd
-                            for oh in range(lo_h, hi_h):
-                                ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
-                                srow = dsrc_c + (idd * s.ih + ihh) * s.iw + kw * (s.dw + 1) - s.pw
-                                drow = ddst_c + (od * s.oh + oh) * s.ow
-                                for ow in range(lo_w, hi_w):
-                                    srow[ow * s.sw] += w * drow[ow]
+            pair_taps(s, dsrc_c, <float *>diff_dst + (n * s.g * s.ocg + g * s.ocg + oc) * out_sp,
+                      <float *>wei + ((g * s.ocg + oc) * s.icg + ic) * ksz, TAPS_BWD_DATA)
 
 
 cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *diff_wei,
                                float *diff_bias, const float *diff_dst) noexcept nogil:
     cdef int64_t in_sp = s.id * s.ih * s.iw, out_sp = s.od * s.oh * s.ow
     cdef int64_t ksz = s.kd * s.kh * s.kw
-    cdef int64_t job, n, g, oc, ic, kd, kh, kw, od, oh, ow, i, lo_w, hi_w, lo_h, hi_h, lo_d, hi_d
-    cdef int64_t ihh, idd
-    cdef const float *src_c
-    cdef const float *srow
+    cdef int64_t job, n, g, oc, ic, i
+    cdef float *dw
     cdef const float *ddst_c
-    cdef const float *drow
-    cdef float acc, bacc
+    cdef float bacc
     for job in prange(s.g * s.ocg * s.icg, schedule='static'):
         g = job // (s.ocg * s.icg)
         oc = (job // s.icg) % s.ocg
         ic = job % s.icg
-        for kd in range(s.kd):
-            lo_d = range_lo(kd, s.dd, s.pd, s.sd)
-            hi_d = range_hi(kd, s.dd, s.pd, s.sd, s.id, s.od)
-            for kh in range(s.kh):
-                lo_h = range_lo(kh, s.dh, s.ph, s.sh)
-                hi_h = range_hi(kh, s.dh, s.ph, s.sh, s.ih, s.oh)
-                for kw in range(s.kw):
-                    lo_w = range_lo(kw, s.dw, s.pw, s.sw)
-                    hi_w = range_hi(kw, s.dw, s.pw, s.sw, s.iw, s.ow)
-                    acc = 0.0
-                    for n in range(s.mb):
-                        src_c = src + (n * s.g * s.icg + g * s.icg + ic) * in_sp
-                        ddst_c = diff_dst + (n * s.g * s.ocg + g * s.ocg + oc) * out_sp
-                        for od in range(lo_d, hi_d):
-                            idd = od * s.sd + kd * (s.dd + 1) - s.pd
-                            for oh in range(lo_h, hi_h):
-                                ihh = oh * s.sh + kh * (s.dh + 1) - s.ph
-                                srow = src_c + (idd * s.ih + ihh) * s.iw + kw * (s.dw + 1) - s.pw
-                                drow = ddst_c + (od * s.oh + oh) * s.ow
-                                for ow in range(lo_w, hi_w):
-                                    acc = acc + drow[ow] * srow[ow * s.sw]
-                    diff_wei[((g * s.ocg + oc) * s.icg + ic) * ksz + (kd * s.kh + kh) * s.kw + kw] = acc
+        dw = diff_wei + ((g * s.ocg + oc) * s.icg + ic) * ksz
+        for i in range(ksz):
+            dw[i] = 0.0
+        for n in range(s.mb):
+            pair_taps(s, <float *>src + (n * s.g * s.icg + g * s.icg + ic) * in_sp,
+                      <float *>diff_dst + (n * s.g * s.ocg + g * s.ocg + oc) * out_sp, dw,
+                      TAPS_BWD_WEIGHTS)
         if diff_bias != NULL and ic == 0:
             bacc = 0.0
             for n in range(s.mb):
@@ -154,13 +137,3 @@ cdef void conv_bwd_weights_ref(const conv_shape_t *s, const float *src, float *d
                 for i in range(out_sp):
                     bacc = bacc + ddst_c[i]
             diff_bias[g * s.ocg + oc] = bacc
-
-
-# ------------------------------------------------------------ GEMM-based
-# Per image and group, the patch matrix A (P x K) holds the input under each
-# kernel tap: P output pixels, K = icg*kd*kh*kw taps. The GEMM reads it
-# straight from src while packing (no im2col buffer). Then
-#   forward          Y = A . W^T          (dst as P x OC, or OC x P)
-#   backward data    dA = dY . W, scattered back into diff_src (col2im)
-#   backward weights dW (+)= dY^T . A,     db (+)= sums of dY
-# with the GEMM's transposes absorbing every orientation.

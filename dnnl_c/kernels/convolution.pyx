@@ -16,6 +16,16 @@ from dnnl_c.kernels.col2im cimport col2im_w_t, col2im_w_init, col2im_kernels_t, 
 from dnnl_c.kernels.prefetch cimport prefetch_t, prefetch_init, prefetch_add, prefetch_step
 
 
+# ------------------------------------------------------------ GEMM-based
+# Per image and group, the patch matrix A (P x K) holds the input under each
+# kernel tap: P output pixels, K = icg*kd*kh*kw taps. The GEMM reads it
+# straight from src while packing (no im2col buffer). Then
+#   forward          Y = A . W^T          (dst as P x OC, or OC x P)
+#   backward data    dA = dY . W, scattered back into diff_src (col2im)
+#   backward weights dW (+)= dY^T . A,     db (+)= sums of dY
+# with the GEMM's transposes absorbing every orientation.
+
+
 cdef inline int64_t col_rows(const conv_shape_t *s) noexcept nogil:
     return s.icg * s.kd * s.kh * s.kw
 
