@@ -104,7 +104,7 @@ CYDNNL_PK __m128i cydnnl_pool_ldw8_4(const uint8_t *p) {
 }
 /* acc8(a, d, p, t): a + (d where the workspace's u8 tap p[i] == t) */
 CYDNNL_PK __m128 cydnnl_pool_acc8_4(__m128 a, __m128 d, const uint8_t *p, int32_t t) {
-    return _mm_add_ps(a, cydnnl_pool_if_eq_4(d, cydnnl_pool_ldw8_4(p), _mm_set1_epi32(t)));
+    return cydnnl_pool_addeq_4(a, d, cydnnl_pool_ldw8_4(p), _mm_set1_epi32(t));
 }
 CYDNNL_PK void cydnnl_pool_stw8_4(uint8_t *p, __m128i i) {
     __m128i x = _mm_packus_epi32(i, i);
@@ -180,7 +180,7 @@ CYDNNL_PK __m256 cydnnl_pool_acc8_8(__m256 a, __m256 d, const uint8_t *p, int32_
 }
 #else
 CYDNNL_PK __m256 cydnnl_pool_acc8_8(__m256 a, __m256 d, const uint8_t *p, int32_t t) {
-    return _mm256_add_ps(a, cydnnl_pool_if_eq_8(d, cydnnl_pool_ldw8_8(p), _mm256_set1_epi32(t)));
+    return cydnnl_pool_addeq_8(a, d, cydnnl_pool_ldw8_8(p), _mm256_set1_epi32(t));
 }
 #endif
 CYDNNL_PK void cydnnl_pool_stw8_8(uint8_t *p, __m256i i) {
@@ -569,9 +569,8 @@ CYDNNL_PK void cydnnl_pool_gather_nv_##DT##_##S(const cydnnl_pool_gather_t *q, T
                 CYDNNL_POOL_UNROLL                                                   \
                 for (int v = 0; v < nv; v++) {                                       \
                     const int64_t e = o + v * vs;                                    \
-                    a[v] = cydnnl_pool_add_##W(a[v], cydnnl_pool_if_eq_##W(          \
-                               cydnnl_pool_ld##K##_##W(dd + e),                      \
-                               cydnnl_pool_ldw32_##W((const int32_t *)(ws + e * wsz)), tv)); \
+                    a[v] = cydnnl_pool_addeq_##W(a[v], cydnnl_pool_ld##K##_##W(dd + e), \
+                               cydnnl_pool_ldw32_##W((const int32_t *)(ws + e * wsz)), tv); \
                 }                                                                    \
             }                                                                        \
         CYDNNL_POOL_UNROLL                                                           \
