@@ -84,7 +84,42 @@ CYDNNL_INLINE __m256i cydnnl_f32_to_bf16_16(__m512 v) {
 }
 #endif
 
-/* n f32 into bf16, as cydnnl_f32_to_bf16 rounds: AVX-512's 16 lanes, else
+#if !defined(__AVX512F__) && (defined(__AVX2__) || defined(__SSE4_1__))
+#include <immintrin.h>
+/* AVX2's and SSE4.1's vectors: a lane's exponent plus one, shifted as in the
+   float, is below 1 << 24 (as a signed int32) exactly for exponent 0 (zero
+   or subnormal: a signed zero) and 255 (inf or NaN), the lanes the
+   rounding alone may not give; two vectors without such a lane take it
+   alone. GCC's vectorised selects (blends through one fixed register) took
+   2.2x the time at sse41 and 1.9x at avx2 (1.2 MB on a Zen 5 core: 99 -> 45
+   us, 46 -> 24 us; AlexNet conv1's bf16 forward at sse41 rounds its dst
+   so, 1% of its time). */
+#if defined(__AVX2__)
+typedef __m256i cydnnl_bf16v;
+#define CYDNNL_BF16V(op) _mm256_##op
+#define CYDNNL_BF16V_AND _mm256_and_si256
+#define CYDNNL_BF16V_LANES 8
+#else
+typedef __m128i cydnnl_bf16v;
+#define CYDNNL_BF16V(op) _mm_##op
+#define CYDNNL_BF16V_AND _mm_and_si128
+#define CYDNNL_BF16V_LANES 4
+#endif
+CYDNNL_INLINE cydnnl_bf16v cydnnl_bf16v_exp1(cydnnl_bf16v u) {
+    return CYDNNL_BF16V(add_epi32)(CYDNNL_BF16V_AND(u, CYDNNL_BF16V(set1_epi32)(0x7f800000)),
+                                   CYDNNL_BF16V(set1_epi32)(0x00800000));
+}
+CYDNNL_INLINE cydnnl_bf16v cydnnl_bf16v_round(cydnnl_bf16v u) {
+    const cydnnl_bf16v lsb = CYDNNL_BF16V_AND(CYDNNL_BF16V(srli_epi32)(u, 16),
+                                              CYDNNL_BF16V(set1_epi32)(1));
+    return CYDNNL_BF16V(srli_epi32)(
+        CYDNNL_BF16V(add_epi32)(CYDNNL_BF16V(add_epi32)(u, CYDNNL_BF16V(set1_epi32)(0x7fff)), lsb),
+        16);
+}
+#endif
+
+/* n f32 into bf16, as cydnnl_f32_to_bf16 rounds: AVX-512's 16 lanes, AVX2's
+   and SSE4.1's two vectors a step where no lane is special (above), else
    the branch-free rounding, which GCC vectorises at the level's width */
 CYDNNL_INLINE void cydnnl_f32_to_bf16_run(const float *CYDNNL_RESTRICT s,
                                           uint16_t *CYDNNL_RESTRICT d, int64_t n) {
@@ -92,6 +127,26 @@ CYDNNL_INLINE void cydnnl_f32_to_bf16_run(const float *CYDNNL_RESTRICT s,
 #if defined(__AVX512F__)
     for (; i + 16 <= n; i += 16)
         _mm256_storeu_si256((__m256i *)(d + i), cydnnl_f32_to_bf16_16(_mm512_loadu_ps(s + i)));
+#elif defined(__AVX2__) || defined(__SSE4_1__)
+    const int64_t L = CYDNNL_BF16V_LANES;
+    for (; i + 2 * L <= n; i += 2 * L) {
+        cydnnl_bf16v u0, u1, r;
+        memcpy(&u0, s + i, sizeof u0);
+        memcpy(&u1, s + i + L, sizeof u1);
+        const cydnnl_bf16v e = CYDNNL_BF16V(min_epi32)(cydnnl_bf16v_exp1(u0),
+                                                       cydnnl_bf16v_exp1(u1));
+        const cydnnl_bf16v sp = CYDNNL_BF16V(cmpgt_epi32)(CYDNNL_BF16V(set1_epi32)(1 << 24), e);
+        if (CYDNNL_BF16V(movemask_epi8)(sp)) {
+            for (int64_t j = i; j < i + 2 * L; ++j) d[j] = cydnnl_f32_to_bf16(s[j]);
+            continue;
+        }
+        /* packus interleaves AVX2's 128-bit halves: put them back in order */
+        r = CYDNNL_BF16V(packus_epi32)(cydnnl_bf16v_round(u0), cydnnl_bf16v_round(u1));
+#if defined(__AVX2__)
+        r = _mm256_permute4x64_epi64(r, 0xd8);
+#endif
+        memcpy(d + i, &r, sizeof r);
+    }
 #endif
     for (; i < n; ++i) d[i] = cydnnl_f32_to_bf16(s[i]);
 }
