@@ -60,6 +60,10 @@ CYDNNL_ELT_INLINE cydnnl_elt_vf cydnnl_elt_ld_bf16(const uint16_t *p) {
 CYDNNL_ELT_INLINE void cydnnl_elt_st_bf16(uint16_t *p, cydnnl_elt_vf v) {
 #if CYDNNL_ELT_VW == 16
     _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16((__m512)v));
+#elif defined(CYDNNL_BF16V_LANES) && CYDNNL_ELT_VW == CYDNNL_BF16V_LANES
+    cydnnl_bf16v u;
+    memcpy(&u, &v, sizeof u);
+    cydnnl_bf16v_store(p, u);
 #else
     CYDNNL_STORE_BF16_LANES(p, v, cydnnl_elt_vu, cydnnl_elt_vh);
 #endif

@@ -56,6 +56,10 @@ CYDNNL_INLINE void CYDNNL_TRN(cydnnl_tr_store)(void *p, cydnnl_tvf v, const int 
     if (bf16) {
 #if CYDNNL_TV == 16
         _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16((__m512)v));
+#elif defined(CYDNNL_BF16V_LANES) && CYDNNL_TV == CYDNNL_BF16V_LANES
+        cydnnl_bf16v u;
+        memcpy(&u, &v, sizeof u);
+        cydnnl_bf16v_store((uint16_t *)p, u);
 #else
         CYDNNL_STORE_BF16_LANES(p, v, cydnnl_tvu, cydnnl_tvh);
 #endif
