@@ -124,9 +124,10 @@ CYDNNL_INLINE cydnnl_bf16v cydnnl_bf16v_round(cydnnl_bf16v u) {
         16);
 }
 /* One vector's lanes (bits as int32) into bf16 at p, as above: the
-   transposes' and the eltwise kernels' stores (Zen 5, one core: f32 nchw ->
-   bf16 nhwc of 32x96x27x27 0.95 -> 0.83 ms at sse41, 0.61 -> 0.48 at avx2;
-   bf16 eltwise_linear of 32x96x55x55 4.7 -> 3.0 ms, 2.3 -> 1.4). */
+   transposes', the eltwise and the pooling kernels' stores (Zen 5, one
+   core: f32 nchw -> bf16 nhwc of 32x96x27x27 0.95 -> 0.83 ms at sse41, 0.61
+   -> 0.48 at avx2; bf16 eltwise_linear of 32x96x55x55 4.7 -> 3.0 ms, 2.3 ->
+   1.4; AlexNet pool1's bf16 mb32 max backward 6.4 -> 4.9 ms at sse41). */
 CYDNNL_INLINE void cydnnl_bf16v_store(uint16_t *p, cydnnl_bf16v u) {
     if (CYDNNL_BF16V(movemask_epi8)(cydnnl_bf16v_special(u))) {
         uint32_t w[CYDNNL_BF16V_LANES];

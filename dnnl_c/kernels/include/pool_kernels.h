@@ -62,9 +62,13 @@ CYDNNL_PK __m128 cydnnl_pool_ldh_4(const uint16_t *p) {
 }
 CYDNNL_PK void cydnnl_pool_stf_4(float *p, __m128 x) { _mm_storeu_ps(p, x); }
 CYDNNL_PK void cydnnl_pool_sth_4(uint16_t *p, __m128 x) {
+#if defined(CYDNNL_BF16V_LANES) && CYDNNL_BF16V_LANES == 4
+    cydnnl_bf16v_store(p, _mm_castps_si128(x));
+#else
     cydnnl_pool_v4su r;
     CYDNNL_POOL_BF16_BITS(cydnnl_pool_v4su, x, r);
     _mm_storel_epi64((__m128i *)p, _mm_packus_epi32((__m128i)r, (__m128i)r));
+#endif
 }
 CYDNNL_PK __m128 cydnnl_pool_setf_4(float v) { return _mm_set1_ps(v); }
 CYDNNL_PK __m128i cydnnl_pool_seti_4(int32_t v) { return _mm_set1_epi32(v); }
@@ -126,6 +130,8 @@ CYDNNL_PK __m128i cydnnl_pool_pack32_8(__m256i r) {
 CYDNNL_PK void cydnnl_pool_sth_8(uint16_t *p, __m256 x) {
 #if defined(__AVX512BF16__) && defined(__AVX512VL__)
     _mm_storeu_si128((__m128i *)p, (__m128i)_mm256_cvtneps_pbh(x));
+#elif defined(CYDNNL_BF16V_LANES) && CYDNNL_BF16V_LANES == 8
+    cydnnl_bf16v_store(p, _mm256_castps_si256(x));
 #else
     cydnnl_pool_v8su r;
     CYDNNL_POOL_BF16_BITS(cydnnl_pool_v8su, x, r);
