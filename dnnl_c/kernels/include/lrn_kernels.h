@@ -47,7 +47,21 @@ static void name(TD *CYDNNL_RESTRICT d, int64_t ld, const TS *CYDNNL_RESTRICT s,
 #define CYDNNL_LRN_SAME(v) (v)
 CYDNNL_LRN_COPY(cydnnl_lrn_copy_f32, float, float, CYDNNL_LRN_SAME)
 CYDNNL_LRN_COPY(cydnnl_lrn_in_bf16, float, uint16_t, cydnnl_bf16_to_f32)
-CYDNNL_LRN_COPY(cydnnl_lrn_out_bf16, uint16_t, float, cydnnl_f32_to_bf16)
+/* Into bf16 by cydnnl_f32_to_bf16_run, whose steps round whole vectors
+   where no lane needs more than the rounding (the copy above rounds
+   through GCC's vectorised selects: AlexNet's bf16 mb32 LRN on a Zen 5
+   core at sse41, forward 13.7 ms that way against 10.9, backward 19.7
+   against 17.9; at avx2 6.8 against 6.3, 10.7 against 10.4). */
+static void cydnnl_lrn_out_bf16(uint16_t *CYDNNL_RESTRICT d, int64_t ld,
+                                const float *CYDNNL_RESTRICT s, int64_t ls, int64_t rows,
+                                int64_t n) {
+    if (ld == n && ls == n) {
+        cydnnl_f32_to_bf16_run(s, d, rows * n);
+        return;
+    }
+    for (int64_t r = 0; r < rows; r++)
+        cydnnl_f32_to_bf16_run(s + r * ls, d + r * ld, n);
+}
 
 /* Vector registers through intrinsics: gcc does not vectorise sqrtf while
    it may set errno. The scalar tails compute the same expressions, and IEEE
