@@ -91,10 +91,10 @@ CYDNNL_INLINE __m256i cydnnl_f32_to_bf16_16(__m512 v) {
    (to signed zeros): |u| above inf's bits, or |u| - 1 below the smallest
    normal's (an unsigned compare by min_epu32). A step of two vectors
    without such a lane takes the rounding alone, any other the scalar form.
-   GCC's vectorised selects (blends through one fixed register) took 2.2x
-   the time at sse41 and 1.9x at avx2 (1.2 MB on a Zen 5 core: 99 -> 45 us,
-   46 -> 24 us, half of it zeros alike; AlexNet conv1's bf16 forward at sse41
-   rounds its dst so, 1% of its time). */
+   GCC's vectorised selects (blends through one fixed register) took 1.8x
+   the time at sse41 and 1.6x at avx2 (1.2 MB on a Zen 5 core: 99 -> 56 us,
+   46 -> 29 us, the same with half of it zeros; AlexNet conv1's bf16 forward
+   at sse41 rounds its dst so, 1% of its time). */
 #if defined(__AVX2__)
 typedef __m256i cydnnl_bf16v;
 #define CYDNNL_BF16V(op) _mm256_##op
@@ -151,8 +151,9 @@ CYDNNL_INLINE void cydnnl_bf16v_store(uint16_t *p, cydnnl_bf16v u) {
 #endif
 
 /* n f32 into bf16, as cydnnl_f32_to_bf16 rounds: AVX-512's 16 lanes, AVX2's
-   and SSE4.1's two vectors a step where no lane is special (above), else
-   the branch-free rounding, which GCC vectorises at the level's width */
+   and SSE4.1's two vectors a step where no lane is special (above; a step
+   with one goes element by element: through cydnnl_bf16v_store, the loop's
+   code took the sse41 steps 1.25x as long), else the branch-free rounding */
 CYDNNL_INLINE void cydnnl_f32_to_bf16_run(const float *CYDNNL_RESTRICT s,
                                           uint16_t *CYDNNL_RESTRICT d, int64_t n) {
     int64_t i = 0;
