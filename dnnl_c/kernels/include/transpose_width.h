@@ -56,6 +56,13 @@ CYDNNL_INLINE void CYDNNL_TRN(cydnnl_tr_store)(void *p, cydnnl_tvf v, const int 
     if (bf16) {
 #if CYDNNL_TV == 16
         _mm256_storeu_si256((__m256i *)p, cydnnl_f32_to_bf16_16((__m512)v));
+#elif CYDNNL_TV == 8 && defined(__AVX512F__)
+        /* AVX-512's 8-wide tiles (nChw8c): the 16-lane rounding's low half
+           (f32 nchw -> bf16 nChw8c of 32x96x27x27 on a Zen 5 core: 0.50 ->
+           0.23 ms at avx512_core_bf16, 0.52 -> 0.40 at avx512_core, from
+           GCC's vectorised form) */
+        _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(
+            cydnnl_f32_to_bf16_16(_mm512_zextps256_ps512((__m256)v))));
 #elif defined(CYDNNL_BF16V_LANES) && CYDNNL_TV == CYDNNL_BF16V_LANES
         cydnnl_bf16v u;
         memcpy(&u, &v, sizeof u);
