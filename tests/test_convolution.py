@@ -240,6 +240,54 @@ def test_backward_data_channels_first_phases(eng, strm, desc, dts):
     close(r["diff_src"], ds, 2 ** -8 if dts[0] == dt.bf16 else 1e-5)
 
 
+@pytest.mark.parametrize("desc", [
+    "mb2ic3ih35iw39oc96kh11kw11sh4sw4",         # AlexNet conv1's taps: stride 4's bf16 rows
+    "mb1ic3ih227iw227oc96kh11kw11sh4sw4",       # conv1 itself, one image for all threads
+    "mb3ic5ih13iw9oc7kh3kw2sh2sw3ph1pw0",       # odd oc (a pair's partner zero), 3 + 2 channels
+    "mb2ic1ih20iw33oc37kh5kw5ph2pw2",           # stride 1, 37 channels: a part-filled 16 pairs
+    "mb2ic4ih9iw70oc33kh1kw1sh1sw2",            # 1x1 with stride: phases without taps
+    "mb1ic7ih31iw17oc9kh5kw3sh2ph2pw1",         # channel blocks 3 + 3 + 1
+    "g2mb2ic6ih11iw21oc10kh3kw3sh2sw4ph1pw1",    # groups of 5 channels: pairs across groups
+    "mb1ic2ih6iw40oc3oh6ow10kh3kw3sw4ph1pw0",    # right padding -1: rows' ends unreached
+    "mb2ic3ih17iw17oc8kh4kw4sh4sw4ph2pw2",      # stride 4 with padding: rows start mid-position
+    "mb3ic2ih40iw200oc20kh3kw3sw4ph1pw1",       # 2000 grid positions: bands cut rows
+    "mb1ic3ih100iw100oc16kh3kw3ph1pw1",         # 10200 positions: one image, threads' tiles
+    "mb3ic3ih100iw100oc17kh3kw3ph1pw1",         # and an image a thread, by bands
+    "mb2ic2ih5iw7oc3kh5kw7sh3sw5",              # taps along w and h no more than the stride
+])
+@pytest.mark.parametrize("dst_tag", [tag.nchw, tag.nhwc])
+@pytest.mark.parametrize("src_dt", [dt.bf16, dt.f32])
+def test_backward_data_direct(eng, strm, desc, dst_tag, src_dt):
+    """bf16 diff_dst and weights into a channels-first diff_src: where the
+    level has bf16 dot products, without col2im (kernels/include/
+    bwd_data_direct.h), from either diff_dst layout, into bf16 or f32."""
+    p = parse_desc(desc)
+    src_dims, wei_dims, _, dst_dims, _ = shapes(p)
+    rng = np.random.default_rng(1)
+    wei = bf16_round(rng.uniform(-1, 1, wei_dims).astype(np.float32))
+    dd = bf16_round(rng.uniform(-1, 1, dst_dims).astype(np.float32))
+    conv_args = (p["s"], p["d"], p["p"], p["pr"])
+    wei_md = memory.desc(wei_dims, dt.bf16, tag.goihw if p["g"] > 1 else tag.oihw)
+    fpd = convolution_forward.primitive_desc(
+        eng, prop_kind.forward_training, DIRECT, memory.desc(src_dims, dt.bf16, tag.nchw),
+        wei_md, memory.desc(dst_dims, dt.bf16, dst_tag), *conv_args)
+    bpd = convolution_backward_data.primitive_desc(
+        eng, DIRECT, memory.desc(src_dims, src_dt, tag.nchw), wei_md,
+        memory.desc(dst_dims, dt.bf16, dst_tag), *conv_args, fpd)
+    mems = {dnnl.DNNL_ARG_DIFF_DST: memory(bpd.diff_dst_desc(), eng),
+            dnnl.DNNL_ARG_WEIGHTS: memory(bpd.weights_desc(), eng),
+            dnnl.DNNL_ARG_DIFF_SRC: memory(bpd.diff_src_desc(), eng)}
+    mems[dnnl.DNNL_ARG_DIFF_DST].write(dd)
+    mems[dnnl.DNNL_ARG_WEIGHTS].write(wei)
+    convolution_backward_data(bpd).execute(strm, mems)
+    strm.wait()
+    got = mems[dnnl.DNNL_ARG_DIFF_SRC].read(np.float32)
+    want = conv_bwd_data(dd, wei, src_dims, *conv_args, g=p["g"])
+    close(got, want, 2 ** -8 if src_dt == dt.bf16 else 1e-5)
+    if src_dt == dt.bf16:
+        np.testing.assert_array_equal(got, bf16_round(got))
+
+
 @pytest.mark.parametrize("layouts", [
     {"src": tag.nchw, "dst": tag.nchw, "wei": tag.oihw},      # channels-first both sides
     {"src": tag.nhwc, "dst": tag.nchw, "wei": tag.ohwi},      # channels-last in, first out

@@ -11,6 +11,7 @@
 #define CYDNNL_COL2IM_PHASES_H
 #include <stdint.h>
 #include <string.h>
+#include "cydnnl_common.h"
 #if defined(__SSE2__)
 #include <xmmintrin.h>
 #endif
@@ -21,6 +22,8 @@ typedef struct {
     int64_t ow, iw;         /* output and input widths */
     int64_t kw, sw, dw, pw; /* taps, stride, dilation (oneDNN's: 0 = dense), left padding */
     int64_t na;             /* sums per phase row: ow + (kw - 1) * (dw + 1) / sw + 1 */
+    int64_t pst;            /* the row pass's: floats from a phase row to the next (na,
+                               or bwd_data_direct.h's phase planes) */
     /* the taps in runs of one phase (at most CYDNNL_C2I_MAXT a run; kw <=
        CYDNNL_C2I_MAXT taps, else nruns = 0 and each tap is its own run):
        run u holds taps tap[run[u]] .. tap[run[u + 1] - 1], in phase
@@ -39,6 +42,7 @@ static inline void cydnnl_col2im_w_init(cydnnl_col2im_w_t *g, int64_t ow, int64_
     g->dw = dw;
     g->pw = pw;
     g->na = ow + (kw - 1) * (dw + 1) / sw + 1;
+    g->pst = g->na;
     g->nruns = 0;
     if (kw > CYDNNL_C2I_MAXT)
         return;
@@ -299,7 +303,7 @@ static inline int cydnnl_col2im_put(const cydnnl_col2im_w_t *g, const float *__r
             continue;
         if (j >= g->iw)
             return 1;
-        row[j] = phases[r * g->na + a];
+        row[j] = phases[r * g->pst + a];
         *i = j + 1;
     }
     return 0;
@@ -308,7 +312,7 @@ static inline int cydnnl_col2im_put(const cydnnl_col2im_w_t *g, const float *__r
 /* One input row from its phase rows: row[i] = sum at i + pw. */
 static inline void cydnnl_col2im_row(const cydnnl_col2im_w_t *g, const float *__restrict phases,
                                      float *__restrict row) {
-    const int64_t sw = g->sw, na = g->na, pw = g->pw, iw = g->iw;
+    const int64_t sw = g->sw, na = g->na, pw = g->pw, iw = g->iw, pst = g->pst;
     int64_t i = 0;
     if (sw == 1) {
         /* sums at positions past na are none */
@@ -327,9 +331,9 @@ static inline void cydnnl_col2im_row(const cydnnl_col2im_w_t *g, const float *__
         if (sw == 4)    /* AlexNet conv1's stride: 4 positions of each phase, transposed */
             for (; a + 4 <= na && 4 * a + 16 - pw <= iw; a += 4) {
                 float *o = row + 4 * a - pw;
-                __m128 p0 = _mm_loadu_ps(phases + a), p1 = _mm_loadu_ps(phases + na + a);
-                __m128 p2 = _mm_loadu_ps(phases + 2 * na + a);
-                __m128 p3 = _mm_loadu_ps(phases + 3 * na + a);
+                __m128 p0 = _mm_loadu_ps(phases + a), p1 = _mm_loadu_ps(phases + pst + a);
+                __m128 p2 = _mm_loadu_ps(phases + 2 * pst + a);
+                __m128 p3 = _mm_loadu_ps(phases + 3 * pst + a);
                 _MM_TRANSPOSE4_PS(p0, p1, p2, p3);
                 _mm_storeu_ps(o, p0);
                 _mm_storeu_ps(o + 4, p1);
@@ -340,7 +344,7 @@ static inline void cydnnl_col2im_row(const cydnnl_col2im_w_t *g, const float *__
         else if (sw == 2)
             for (; a + 4 <= na && 2 * a + 8 - pw <= iw; a += 4) {
                 float *o = row + 2 * a - pw;
-                __m128 p0 = _mm_loadu_ps(phases + a), p1 = _mm_loadu_ps(phases + na + a);
+                __m128 p0 = _mm_loadu_ps(phases + a), p1 = _mm_loadu_ps(phases + pst + a);
                 _mm_storeu_ps(o, _mm_unpacklo_ps(p0, p1));
                 _mm_storeu_ps(o + 4, _mm_unpackhi_ps(p0, p1));
                 i = 2 * a + 8 - pw;
@@ -353,4 +357,66 @@ static inline void cydnnl_col2im_row(const cydnnl_col2im_w_t *g, const float *__
     for (; i < iw; i++)     /* right of every tap's reach */
         row[i] = 0.f;
 }
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+/* Stride 4's row pass into a bf16 row, rounded as cydnnl_f32_to_bf16: 16
+   positions of the 4 phases a step, zipped into 64 outputs, the row's end
+   by masks (AlexNet conv1's bf16 backward data: the f32 row's 4x4
+   transposes, then rounding it, took 7% of the time; its end position by
+   position, 5%). Returns 0 (row untouched) for other strides. */
+static inline int cydnnl_col2im_row4_bf16(const cydnnl_col2im_w_t *g,
+                                          const float *__restrict phases,
+                                          uint16_t *__restrict row) {
+    const int64_t na = g->na, pw = g->pw, iw = g->iw, pst = g->pst;
+    int64_t i = 0, a = 0;
+    if (g->sw != 4)
+        return 0;
+    for (; a < na && a * 4 < pw; a++)   /* positions landing left of the row too */
+        for (int64_t r = 0; r < 4; r++) {
+            const int64_t j = a * 4 + r - pw;
+            if (j >= iw)
+                return 1;
+            if (j >= 0)
+                row[i = j] = cydnnl_f32_to_bf16(phases[r * pst + a]), i++;
+        }
+    if (a * 4 < pw) {       /* every position's outputs placed */
+        for (; i < iw; i++)
+            row[i] = 0;
+        return 1;
+    }
+    /* outputs from 4 a - pw on: positions past na read as zeros */
+    for (; 4 * a - pw < iw; a += 16) {
+        const int64_t np = na - a, j0 = 4 * a - pw;
+        const __mmask16 k = (__mmask16)(np >= 16 ? 0xffffu : np <= 0 ? 0u : (1u << np) - 1);
+        const __m512 p0 = _mm512_maskz_loadu_ps(k, phases + a);
+        const __m512 p1 = _mm512_maskz_loadu_ps(k, phases + pst + a);
+        const __m512 p2 = _mm512_maskz_loadu_ps(k, phases + 2 * pst + a);
+        const __m512 p3 = _mm512_maskz_loadu_ps(k, phases + 3 * pst + a);
+        /* u_m's lane l: positions 4 l + m of the 4 phases, in phase order */
+        const __m512d t0 = _mm512_castps_pd(_mm512_unpacklo_ps(p0, p1));
+        const __m512d t1 = _mm512_castps_pd(_mm512_unpackhi_ps(p0, p1));
+        const __m512d t2 = _mm512_castps_pd(_mm512_unpacklo_ps(p2, p3));
+        const __m512d t3 = _mm512_castps_pd(_mm512_unpackhi_ps(p2, p3));
+        const __m512 u0 = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
+        const __m512 u1 = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
+        const __m512 u2 = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
+        const __m512 u3 = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
+        /* output vector q: lane q of u0 .. u3 */
+        const __m512 l01 = _mm512_shuffle_f32x4(u0, u1, 0x44);
+        const __m512 l23 = _mm512_shuffle_f32x4(u2, u3, 0x44);
+        const __m512 h01 = _mm512_shuffle_f32x4(u0, u1, 0xee);
+        const __m512 h23 = _mm512_shuffle_f32x4(u2, u3, 0xee);
+        const __m512 v[4] = {_mm512_shuffle_f32x4(l01, l23, 0x88),
+                             _mm512_shuffle_f32x4(l01, l23, 0xdd),
+                             _mm512_shuffle_f32x4(h01, h23, 0x88),
+                             _mm512_shuffle_f32x4(h01, h23, 0xdd)};
+        for (int q = 0; q < 4 && j0 + 16 * q < iw; q++) {
+            const int64_t n = iw - j0 - 16 * q;
+            _mm256_mask_storeu_epi16(row + j0 + 16 * q,
+                                     (__mmask16)(n >= 16 ? 0xffffu : (1u << n) - 1),
+                                     cydnnl_f32_to_bf16_16(v[q]));
+        }
+    }
+    return 1;
+}
+#endif
 #endif /* CYDNNL_COL2IM_PHASES_H */
