@@ -12,8 +12,9 @@ from dnnl_c.kernels.gemm cimport (gemm_ex, gemm_operand_t, conv_geom_t, matrix_o
                                   patches_operand, operand_col_sums, gemm_writes_bf16,
                                   gemm_ex_bf16)
 from dnnl_c.kernels.gemm_pt cimport patches_t_in_place, gemm_patches_t
-from dnnl_c.kernels.col2im cimport (col2im_w_t, col2im_w_init, col2im_kernels_t,
-                                    col2im_kernels_for, bdd_t, bdd_init, bdd_wei_len, bdd_out_len)
+from dnnl_c.kernels.col2im cimport col2im_w_t, col2im_w_init, col2im_kernels_t, col2im_kernels_for
+from dnnl_c.kernels.conv_direct cimport (direct_floats, direct_wei_floats, direct_pack_wei,
+                                         bwd_data_direct)
 from dnnl_c.kernels.prefetch cimport prefetch_t, prefetch_init, prefetch_add, prefetch_step
 
 
@@ -57,13 +58,6 @@ cdef enum:
     BWD_DATA_COLS = 384
 
 
-# Backward data without col2im works a band of this many flat positions at a
-# time (8 tiles of 8 vectors; AlexNet conv1: 18 rows of its grid).
-cdef enum:
-    DIRECT_BAND = 1024
-    DIRECT_ROWS = 16        # rows of a bf16 diff_src rounded at once
-
-
 cdef inline int64_t bwd_data_block_cols(const conv_shape_t *s) noexcept nogil:
     return min(<int64_t>BWD_DATA_COLS, max(out_spatial(s), 1))
 
@@ -84,47 +78,12 @@ cdef inline int64_t phase_floats(const conv_shape_t *s) noexcept nogil:
             + s.iw)
 
 
-cdef inline bint direct_shape(const conv_shape_t *s) noexcept nogil:
-    """Backward data without col2im (bwd_data_direct.h) takes 1-D and 2-D
-    dense convolutions with a col."""
-    return (s.id == 1 and s.od == 1 and s.kd == 1 and s.pd == 0 and s.dd == 0 and s.dh == 0
-            and s.dw == 0 and s.ph >= 0 and s.pw >= 0 and not no_col(s))
-
-
-cdef inline bint direct_fits(const conv_shape_t *s, bdd_t *d) noexcept nogil:
-    """d set up for s (a group), its buffers' counts under 2^58 floats."""
-    cdef double big = 2.0 ** 58
-    if (<double>s.icg * s.sh * s.sw * (s.ih / <double>s.sh + 2) * (s.ow + s.kw + 16) > big
-            or (<double>s.ocg + 1) * (s.ih / <double>s.sh + s.kh + 2) * (s.ow + s.kw + 16) > big
-            or (<double>s.ocg + 1) * s.icg * s.kh * s.kw * s.g > big):
-        return False
-    bdd_init(d, s.icg, s.ocg, s.ih, s.iw, s.oh, s.ow, s.kh, s.kw, s.sh, s.sw, s.ph, s.pw)
-    return True
-
-
-cdef inline int64_t direct_floats(const conv_shape_t *s) noexcept nogil:
-    """A thread's work without col2im: the phases' sums, packed dY, a row;
-    0 where the shape is not direct_shape's, -1 past 2^58."""
-    cdef bdd_t d
-    if not direct_shape(s):
-        return 0
-    if not direct_fits(s, &d):
-        return -1
-    return bdd_out_len(&d) + d.ocp * d.len + DIRECT_ROWS * s.iw + 32
-
-
-cdef inline int64_t direct_wei_floats(const conv_shape_t *s) noexcept nogil:
-    """Every group's packed weights, shared by the threads (whole lines)."""
-    cdef bdd_t d
-    if not direct_shape(s) or not direct_fits(s, &d):
-        return 0
-    return lines(s.g * bdd_wei_len(&d)) + 16
-
-
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil:
     """Forward reads its patches in place; backward data scatters a column
     buffer (channels-last) or adds into phase rows (channels-first) per
-    thread; backward weights accumulates per thread. SIZE_MAX
+    thread, or without col2im sums phases (bwd_data_direct.h) per thread
+    from every group's weights packed once; backward weights accumulates
+    per thread. SIZE_MAX
     when the count does not fit int64 (each factor is a tensor's, the
     product need not be)."""
     cdef int64_t a, b
@@ -132,8 +91,7 @@ cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexc
         a, b = out_spatial(s), s.ocg
     elif direction == CONV_BWD_DATA:    # channels-last's col, or channels-first's phases
         a, b = col_rows(s), out_spatial(s)
-        if (phase_floats(s) < 0 or direct_floats(s) < 0
-                or (a != 0 and b > INT64_MAX // a)):
+        if phase_floats(s) < 0 or (a != 0 and b > INT64_MAX // a):
             return SIZE_MAX     # either does not fit (a * b would wrap)
         if max(phase_floats(s), direct_floats(s)) > a * b:
             a, b = 1, max(phase_floats(s), direct_floats(s))
@@ -339,106 +297,6 @@ cdef inline bint direct_ok(const conv_shape_t *s, conv_layout_t lay) noexcept no
             and direct_wei_floats(s) > 0 and kl != NULL and kl.direct_span != NULL)
 
 
-cdef void direct_put_rows(const conv_shape_t *s, conv_layout_t lay, const col2im_kernels_t *kl,
-                          const col2im_w_t *cw, const bdd_t *d, const float *out, void *x,
-                          int64_t ic, int64_t ih0, int64_t ih1, float *rowbuf) noexcept nogil:
-    """Rows ih0 .. ih1 - 1 of input channel ic of x from their phase rows;
-    a bf16 x's rounded by stride 4's AVX-512 row pass, else DIRECT_ROWS
-    rows at a time (row by row, each rounding's loads waited for the row
-    pass's narrower stores: 5% of AlexNet conv1's bf16 time)."""
-    cdef int64_t ih, i0, k
-    cdef float *y
-    if lay.src_dt == dnnl_bf16 and kl.row4_bf16 != NULL and s.sw == 4:
-        for ih in range(ih0, ih1):
-            kl.row4_bf16(cw, out + ((ih + s.ph) % s.sh * s.sw * s.icg + ic) * d.plane
-                         + (ih + s.ph) // s.sh * d.xs, <uint16_t *>x + (ic * s.ih + ih) * s.iw)
-        return
-    i0 = ih0
-    while i0 < ih1:
-        k = min(<int64_t>DIRECT_ROWS, ih1 - i0)
-        for ih in range(i0, i0 + k):
-            y = rowbuf + (ih - i0) * s.iw if lay.src_dt == dnnl_bf16 else \
-                <float *>x + (ic * s.ih + ih) * s.iw
-            kl.row(cw, out + ((ih + s.ph) % s.sh * s.sw * s.icg + ic) * d.plane
-                   + (ih + s.ph) // s.sh * d.xs, y)
-        if lay.src_dt == dnnl_bf16:
-            convert_serial(<const char *>rowbuf, dnnl_f32,
-                           <char *>(<uint16_t *>x + (ic * s.ih + i0) * s.iw), k * s.iw, lay.isa)
-        i0 += k
-
-
-cdef inline int64_t direct_rows(const bdd_t *d, int64_t p1) noexcept nogil:
-    """dY's rows the tiles of flat positions below p1 read (their vectors
-    whole: up to p1 in 16s)."""
-    cdef int64_t last = ((p1 + 15) // 16 * 16 - 1 + d.top * d.xs) // d.xs - d.top
-    return min(d.rows, last + 1)
-
-
-cdef void bwd_data_direct(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
-                          void *x, const uint32_t *wp, const void *diff_dst, float *work,
-                          bint parallel, int64_t job_next) noexcept nogil:
-    """Image n, group g without col2im (bwd_data_direct.h), a band of
-    DIRECT_BAND flat positions at a time: the dY rows the band reads
-    packed, each phase of diff_src summed onto its plane, then the input
-    rows the band completes put into x by col2im's row pass - each while in
-    L2 (the whole image's packing, then sums, then rows: 4% slower, its
-    packing waiting on memory). wp: the group's packed weights; job_next:
-    the thread's next (image, group) job (-1: none), whose first rows are
-    asked for into cache during the last band. AlexNet conv1's bf16: the
-    GEMM's K was oc = 96 and col2im's adds 12% of the time."""
-    cdef bdd_t d
-    cdef const col2im_kernels_t *kl = col2im_kernels_for(lay.isa)
-    cdef col2im_w_t cw
-    cdef int64_t t, nt, ic, p0, p1, need, packed = 0, ih_done = 0, ih_new, nxt
-    cdef int64_t osp = out_spatial(s), oc_all = s.g * s.ocg
-    cdef int64_t cs = 1 if lay.dst_cl else osp, ps = oc_all if lay.dst_cl else 1
-    cdef const uint16_t *dy = <const uint16_t *>diff_dst + dst_group(s, lay, n, g)
-    cdef const uint16_t *pf
-    if not direct_fits(s, &d):      # bwd_data_one asked first
-        return
-    cdef float *out = <float *>(((<uintptr_t>work) + 63) & ~(<uintptr_t>63))
-    cdef uint32_t *dyp = <uint32_t *>(out + bdd_out_len(&d))
-    cdef float *rowbuf = <float *>(dyp + d.ocp * d.len)
-    # row ih's phase rows: phase (ih + ph) % sh, row (ih + ph) / sh of its
-    # planes, plane by plane along w
-    col2im_w_init(&cw, s.ow, s.iw, s.kw, s.sw, s.dw, s.pw)
-    cw.na = d.xs
-    cw.pst = s.icg * d.plane
-    if parallel:        # one image for all threads: tiles of 8 vectors
-        kl.direct_pack_dy(&d, dy, cs, ps, dyp, 0, d.rows)
-        nt = (d.flat + 127) // 128
-        for t in prange(nt, schedule='static'):
-            kl.direct_span(&d, wp, dyp, out, t * 128, min(t * 128 + 128, d.flat), NULL, 0)
-        for ic in range(s.icg):
-            direct_put_rows(s, lay, kl, &cw, &d, out, x, ic, 0, s.ih, rowbuf)
-        return
-    p0 = 0
-    while p0 < d.flat:
-        p1 = min(p0 + DIRECT_BAND, d.flat)
-        need = direct_rows(&d, p1)
-        if need > packed:
-            kl.direct_pack_dy(&d, dy, cs, ps, dyp, packed, need)
-            packed = need
-        # the next band's rows (channels-last: whole pixels), or the next job's first
-        pf = NULL
-        if p1 < d.flat and lay.dst_cl:
-            nxt = direct_rows(&d, p1 + DIRECT_BAND)
-            pf = dy + need * s.ow * ps
-        elif p1 == d.flat and job_next >= 0:
-            nxt = direct_rows(&d, DIRECT_BAND) if lay.dst_cl else s.oh
-            need = 0
-            pf = <const uint16_t *>diff_dst + dst_group(s, lay, job_next // s.g, job_next % s.g)
-        kl.direct_span(&d, wp, dyp, out, p0, p1, <const char *>pf,
-                       0 if pf == NULL else 2 * (nxt - need) * s.ow * (oc_all if lay.dst_cl
-                                                                          else s.ocg))
-        # the input rows whose phase rows are complete
-        ih_new = s.ih if p1 == d.flat else min(s.ih, p1 // d.xs * s.sh - s.ph)
-        for ic in range(s.icg):
-            direct_put_rows(s, lay, kl, &cw, &d, out, x, ic, ih_done, ih_new, rowbuf)
-        ih_done = max(ih_done, ih_new)
-        p0 = p1
-
-
 cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
                               void *diff_src, const void *wei, const void *diff_dst,
                               float *col, bint parallel, int64_t job_next,
@@ -453,10 +311,12 @@ cdef inline void bwd_data_one(const conv_shape_t *s, conv_layout_t lay, int64_t 
                                             lay.dst_dt, b'N' if lay.dst_cl else b'T',
                                             oc_all if lay.dst_cl else osp)
     cdef void *x = <void *>at(diff_src, lay.src_dt, src_group(s, lay, n, g))
-    cdef bdd_t d
-    if wp != NULL and direct_fits(s, &d):
-        bwd_data_direct(s, lay, n, g, x, wp + g * bdd_wei_len(&d), diff_dst, col, parallel,
-                        job_next)
+    if wp != NULL:
+        bwd_data_direct(s, lay, col2im_kernels_for(lay.isa), g, x, wp,
+                        <const uint16_t *>at(diff_dst, lay.dst_dt, dst_group(s, lay, n, g)),
+                        <const uint16_t *>at(diff_dst, lay.dst_dt, dst_group(
+                            s, lay, job_next // s.g, job_next % s.g)) if job_next >= 0 else NULL,
+                        col, parallel)
     elif lay.src_cl:    # dA (P x K) = dY . W
         if no_col(s):
             gemm(&lay, parallel, dy, w, osp, k, s.ocg, 0.0, <float *>x, ic_all)
@@ -626,12 +486,11 @@ cdef void bwd_data_image(const conv_shape_t *s, conv_layout_t lay, conv_layout_t
 cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, void *diff_src,
                              const void *wei, const void *diff_dst, float *work,
                              int nthr) noexcept nogil:
-    cdef int64_t jobs = s.mb * s.g, job, n, g
+    cdef int64_t jobs = s.mb * s.g, job, n
     # a thread's part, then the direct path's shared packed weights
     cdef int64_t shared = direct_wei_floats(s)
     cdef size_t per = conv_gemm_work(s, CONV_BWD_DATA, 1) - shared
     cdef uint32_t *wp = NULL
-    cdef bdd_t d
     # a bf16 diff_dst without bf16 dot products: widened an image at a time
     # by each thread (converted whole up front, AlexNet conv1's bf16 mb32
     # diff_dst went through memory as 37 MB of f32)
@@ -649,11 +508,9 @@ cdef void conv_bwd_data_gemm(const conv_shape_t *s, conv_layout_t lay, void *dif
             for n in range(s.mb):
                 bwd_data_image(s, lay, wl, n, diff_src, wei, diff_dst, work, wide, True)
         return
-    if direct_ok(s, lay) and direct_fits(s, &d):    # each group's weights packed once
+    if direct_ok(s, lay):       # each group's weights packed once
         wp = <uint32_t *>(((<uintptr_t>(work + nthr * per)) + 63) & ~(<uintptr_t>63))
-        for g in range(s.g):
-            col2im_kernels_for(lay.isa).direct_pack_wei(
-                &d, <const uint16_t *>wei + g * s.ocg * col_rows(s), wp + g * bdd_wei_len(&d))
+        direct_pack_wei(s, col2im_kernels_for(lay.isa), <const uint16_t *>wei, wp)
     if jobs >= nthr:
         for job in prange(jobs, schedule='static', num_threads=nthr):
             # the next job is this thread's but at the end of its share

@@ -1,33 +1,30 @@
 /* Channels-first backward data with bf16 dot products (vdpbf16ps), direct:
    no col, no col2im. Input row ih = q * sh + r - ph takes the kernel rows
    kh = r + sh * a (phase r of the stride) from output rows q - a, and
-   likewise along w (col2im_phases.h's phases: column u of phase c lands
+   likewise along w (col2im_phases.h's phases: position u of phase c lands
    on iw = u * sw + c - pw). So each phase (r, c) of diff_src is a stride-1
    convolution of dY with that phase's taps:
        phase[ic][q][u] = sum over oc, a, b of W[oc][ic][r + sh a][c + sw b]
                                                * dY[oc][q - a][u - b].
-   dY is packed once an image as pairs of channels (vdpbf16ps' operand) on
-   a flat grid of rows xs = ow + (taps along w - 1) wide, zero above, right
-   of and below the data: output (q, u) of every phase is flat position
-   q * xs + u, tap (a, b) reads flat position - a * xs - b, and reads left
-   of a row land on the zeros right of the row before. So a tile of
-   16-lane vectors along the flat grid runs K = oc * taps multiply-adds
-   long (AlexNet conv1: 432 pair steps; the GEMM's K was oc = 96, 48 pair
-   steps, and col2im's adds took 12% of the time), the grid's extra
-   columns costing (xs / ow) - 1 of the products (AlexNet conv1: 4%).
-   Sums go into col2im's phase rows (sw rows of na a row of diff_src,
-   col2im_phases.h), whose row pass makes diff_src's rows. */
+   dY is packed as pairs of channels (vdpbf16ps' operand) on a flat grid of
+   rows xs = ow + (taps along w - 1) wide, zero above, right of and below
+   the data: output (q, u) of every phase is flat position q * xs + u, tap
+   (a, b) reads flat position - a * xs - b, and reads left of a row land on
+   the zeros right of the row before. So a tile of 16-lane vectors along
+   the flat grid runs K = oc * taps multiply-adds long (AlexNet conv1: 432
+   pair steps; the GEMM's K was oc = 96, 48 pair steps, and col2im's adds
+   took 12% of the time); the grid's rows and columns past dY's cost
+   qn * xs / (oh * ow) - 1 of the products (AlexNet conv1: 7%). The sums
+   go to a plane per phase and input channel, from which col2im's row pass
+   (its phase rows a plane apart) makes diff_src's rows. */
 #ifndef CYDNNL_BWD_DATA_DIRECT_H
 #define CYDNNL_BWD_DATA_DIRECT_H
 #include <stdint.h>
 #include <string.h>
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
+#include "cydnnl_common.h"
 
 typedef struct {
     int64_t ic, oc, ih, iw, oh, ow, kh, kw, sh, sw, ph, pw;
-    int64_t na;     /* col2im's phase row: sums a row of a phase */
     int64_t top;    /* zero rows above dY's: most taps of a phase along h, less one */
     int64_t left;   /* the same along w: zeros before dY's first row */
     int64_t xs;     /* the flat grid's row: ow + left */
@@ -50,7 +47,6 @@ static inline void cydnnl_bdd_init(cydnnl_bdd_t *g, int64_t ic, int64_t oc, int6
                                    int64_t sh, int64_t sw, int64_t ph, int64_t pw) {
     g->ic = ic; g->oc = oc; g->ih = ih; g->iw = iw; g->oh = oh; g->ow = ow;
     g->kh = kh; g->kw = kw; g->sh = sh; g->sw = sw; g->ph = ph; g->pw = pw;
-    g->na = ow + (kw - 1) / sw + 1;
     g->top = cydnnl_bdd_taps(kh, sh, 0) - 1;
     g->left = cydnnl_bdd_taps(kw, sw, 0) - 1;
     g->xs = ow + g->left;
@@ -111,34 +107,6 @@ static inline void cydnnl_bdd_pack_wei(const cydnnl_bdd_t *g, const uint16_t *w,
 #if defined(__AVX512BF16__)
 #define CYDNNL_BDD 1
 
-/* r[i] lane t <- r[t] lane i, 16 x 16 u32 */
-static inline void cydnnl_bdd_transpose16(__m512i r[16]) {
-    __m512i t[16];
-    for (int i = 0; i < 16; i += 2) {
-        t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
-        t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
-    }
-    for (int i = 0; i < 16; i += 4) {
-        r[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
-        r[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
-        r[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
-        r[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
-    }
-    /* r[4k + m]: rows 4k .. 4k + 3, columns m, m + 4, m + 8, m + 12 (each a 128-bit lane) */
-    for (int m = 0; m < 4; m++) {
-        const __m512i a = _mm512_shuffle_i32x4(r[m], r[4 + m], 0x88);      /* lanes 0, 2 | 0, 2 */
-        const __m512i b = _mm512_shuffle_i32x4(r[m], r[4 + m], 0xdd);      /* lanes 1, 3 | 1, 3 */
-        const __m512i c = _mm512_shuffle_i32x4(r[8 + m], r[12 + m], 0x88);
-        const __m512i d = _mm512_shuffle_i32x4(r[8 + m], r[12 + m], 0xdd);
-        t[m] = _mm512_shuffle_i32x4(a, c, 0x88);        /* column m */
-        t[8 + m] = _mm512_shuffle_i32x4(a, c, 0xdd);    /* column m + 8 */
-        t[4 + m] = _mm512_shuffle_i32x4(b, d, 0x88);    /* column m + 4 */
-        t[12 + m] = _mm512_shuffle_i32x4(b, d, 0xdd);   /* column m + 12 */
-    }
-    for (int i = 0; i < 16; i++)
-        r[i] = t[i];
-}
-
 /* Channels-last: pixels x0 .. x0 + n - 1 (n <= 16) of a row (pixel x at
    row + x * ps), every pair, 16 pairs at a time transposed (a gather a
    pair took 3x as long on Zen 5); the odd channel's partner read as
@@ -154,7 +122,7 @@ static inline void cydnnl_bdd_pack_nhwc(const uint16_t *row, int64_t ps, int64_t
         for (int i = 0; i < 16; i++)
             r[i] = i < n ? _mm512_maskz_loadu_epi16(k, row + (x0 + i) * ps + 2 * j0)
                          : _mm512_setzero_si512();
-        cydnnl_bdd_transpose16(r);
+        cydnnl_transpose16_epi32(r);
         const int np = (int)((ch + 1) / 2);
         for (int t = 0; t < np; t++)
             _mm512_mask_storeu_epi32(o + (j0 + t) * len, lanes, r[t]);

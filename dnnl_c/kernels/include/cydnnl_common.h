@@ -82,6 +82,34 @@ CYDNNL_INLINE __m256i cydnnl_f32_to_bf16_16(__m512 v) {
     return _mm512_cvtepi32_epi16(r);
 #endif
 }
+
+/* 16 x 16 32-bit elements in place: lane j of r[i] to lane i of r[j].
+   Pairs within 128-bit lanes, then quads, then the lanes themselves. */
+CYDNNL_INLINE void cydnnl_transpose16_epi32(__m512i r[16]) {
+    __m512i t[16];
+    for (int i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    /* r[4g + c], lane L: element 4L + c of rows 4g .. 4g + 3 */
+    for (int g = 0; g < 16; g += 4) {
+        r[g] = _mm512_unpacklo_epi64(t[g], t[g + 2]);
+        r[g + 1] = _mm512_unpackhi_epi64(t[g], t[g + 2]);
+        r[g + 2] = _mm512_unpacklo_epi64(t[g + 1], t[g + 3]);
+        r[g + 3] = _mm512_unpackhi_epi64(t[g + 1], t[g + 3]);
+    }
+    for (int c = 0; c < 4; ++c) {
+        __m512i v0 = _mm512_shuffle_i32x4(r[c], r[4 + c], 0x44);
+        __m512i v1 = _mm512_shuffle_i32x4(r[c], r[4 + c], 0xee);
+        __m512i v2 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], 0x44);
+        __m512i v3 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], 0xee);
+        t[c] = _mm512_shuffle_i32x4(v0, v2, 0x88);
+        t[4 + c] = _mm512_shuffle_i32x4(v0, v2, 0xdd);
+        t[8 + c] = _mm512_shuffle_i32x4(v1, v3, 0x88);
+        t[12 + c] = _mm512_shuffle_i32x4(v1, v3, 0xdd);
+    }
+    for (int i = 0; i < 16; ++i) r[i] = t[i];
+}
 #endif
 
 #if !defined(__AVX512F__) && (defined(__AVX2__) || defined(__SSE4_1__))
