@@ -10,9 +10,10 @@ from dnnl_c.kernels.col2im cimport (col2im_w_t, col2im_w_init, col2im_kernels_t,
 
 
 # Backward data without col2im works a band of this many flat positions at a
-# time (8 tiles of 8 vectors; AlexNet conv1: 18 rows of its grid).
+# time (4 tiles of 8 vectors; AlexNet conv1: 9 rows of its grid; bands of
+# 1024 ran 2-3% slower on a Zen 5 core, 256 alike).
 cdef enum:
-    DIRECT_BAND = 1024
+    DIRECT_BAND = 512
     DIRECT_ROWS = 16        # rows of a bf16 diff_src rounded at once
 
 
