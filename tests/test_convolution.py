@@ -256,24 +256,28 @@ def test_backward_data_channels_first_phases(eng, strm, desc, dts):
     "mb2ic2ih5iw7oc3kh5kw7sh3sw5",              # taps along w and h no more than the stride
 ])
 @pytest.mark.parametrize("dst_tag", [tag.nchw, tag.nhwc])
-@pytest.mark.parametrize("src_dt", [dt.bf16, dt.f32])
-def test_backward_data_direct(eng, strm, desc, dst_tag, src_dt):
-    """bf16 diff_dst and weights into a channels-first diff_src: where the
-    level has bf16 dot products, without col2im (kernels/include/
-    bwd_data_direct.h), from either diff_dst layout, into bf16 or f32."""
+@pytest.mark.parametrize("dts", [(dt.bf16, dt.bf16), (dt.bf16, dt.f32), (dt.f32, dt.f32)])
+def test_backward_data_direct(eng, strm, desc, dst_tag, dts):
+    """diff_dst and weights (dts[0]) into a channels-first diff_src
+    (dts[1]), from either diff_dst layout: bf16 where the level has bf16
+    dot products without col2im (kernels/include/bwd_data_direct.h), f32
+    (and bf16 at other levels) by the GEMM and col2im's phases."""
     p = parse_desc(desc)
     src_dims, wei_dims, _, dst_dims, _ = shapes(p)
     rng = np.random.default_rng(1)
-    wei = bf16_round(rng.uniform(-1, 1, wei_dims).astype(np.float32))
-    dd = bf16_round(rng.uniform(-1, 1, dst_dims).astype(np.float32))
+    wei = rng.uniform(-1, 1, wei_dims).astype(np.float32)
+    dd = rng.uniform(-1, 1, dst_dims).astype(np.float32)
+    in_dt, src_dt = dts
+    if in_dt == dt.bf16:
+        wei, dd = bf16_round(wei), bf16_round(dd)
     conv_args = (p["s"], p["d"], p["p"], p["pr"])
-    wei_md = memory.desc(wei_dims, dt.bf16, tag.goihw if p["g"] > 1 else tag.oihw)
+    wei_md = memory.desc(wei_dims, in_dt, tag.goihw if p["g"] > 1 else tag.oihw)
     fpd = convolution_forward.primitive_desc(
-        eng, prop_kind.forward_training, DIRECT, memory.desc(src_dims, dt.bf16, tag.nchw),
-        wei_md, memory.desc(dst_dims, dt.bf16, dst_tag), *conv_args)
+        eng, prop_kind.forward_training, DIRECT, memory.desc(src_dims, in_dt, tag.nchw),
+        wei_md, memory.desc(dst_dims, in_dt, dst_tag), *conv_args)
     bpd = convolution_backward_data.primitive_desc(
         eng, DIRECT, memory.desc(src_dims, src_dt, tag.nchw), wei_md,
-        memory.desc(dst_dims, dt.bf16, dst_tag), *conv_args, fpd)
+        memory.desc(dst_dims, in_dt, dst_tag), *conv_args, fpd)
     mems = {dnnl.DNNL_ARG_DIFF_DST: memory(bpd.diff_dst_desc(), eng),
             dnnl.DNNL_ARG_WEIGHTS: memory(bpd.weights_desc(), eng),
             dnnl.DNNL_ARG_DIFF_SRC: memory(bpd.diff_src_desc(), eng)}
