@@ -51,7 +51,8 @@ typedef uint32_t cydnnl_pool_v16su __attribute__((vector_size(64)));
     } while (0)
 
 /* ---- the vector operations of each width: ldf/ldh load f32/bf16 lanes as
-   f32, stf/sth store them; sel_gt(x, a, t, ix): t where x > a else ix;
+   f32, stf/sth store them; sel_gt(x, a, t, ix): t where x > a else ix
+   (t >= ix: the taps counted up);
    if_eq(d, k, t): d where k == t else 0; ldw8/ldw32, stw8/stw32: the
    workspace's u8 or s32 tap indices ---- */
 /* 4 lanes: SSE4.1 */
@@ -72,23 +73,21 @@ CYDNNL_PK void cydnnl_pool_sth_4(uint16_t *p, __m128 x) {
 }
 CYDNNL_PK __m128 cydnnl_pool_setf_4(float v) { return _mm_set1_ps(v); }
 CYDNNL_PK __m128i cydnnl_pool_seti_4(int32_t v) { return _mm_set1_epi32(v); }
-/* the max forward's tap index: SSE broadcasts it at each tap (counted up in
-   a register, beside blendv's fixed xmm0, AlexNet pool1 f32 mb32 ran 1.2x as
-   long), wider levels count it up (cydnnl_pool_fwd_nv_*) */
-CYDNNL_PK __m128i cydnnl_pool_tap_4(__m128i tv, int64_t t) {
-    (void)tv;
-    return _mm_set1_epi32((int32_t)t);
-}
+/* the max forward's tap index, counted up in a register as at the wider
+   levels (cydnnl_pool_fwd_nv_*) */
+CYDNNL_PK __m128i cydnnl_pool_tap_4(__m128i tv, int64_t t) { (void)t; return tv; }
 CYDNNL_PK __m128i cydnnl_pool_next_4(__m128i tv, __m128i one) {
-    (void)one;
-    return tv;
+    return _mm_add_epi32(tv, one);
 }
 CYDNNL_PK __m128 cydnnl_pool_max_4(__m128 x, __m128 a) { return _mm_max_ps(x, a); }
 CYDNNL_PK __m128 cydnnl_pool_add_4(__m128 x, __m128 a) { return _mm_add_ps(x, a); }
 CYDNNL_PK __m128 cydnnl_pool_div_4(__m128 x, __m128 a) { return _mm_div_ps(x, a); }
+/* taps are counted up from 0, so t >= ix: t where x > a is the larger of
+   ix and t masked (blendv's fixed xmm0 cost moves and registers: AlexNet
+   pool1's nhwc f32 mb8 forward at sse41 ran 1.22x as long on a Zen 5 core;
+   at avx2, vblendvps is the faster: 1.2x) */
 CYDNNL_PK __m128i cydnnl_pool_sel_gt_4(__m128 x, __m128 a, __m128i t, __m128i ix) {
-    return _mm_castps_si128(_mm_blendv_ps(_mm_castsi128_ps(ix), _mm_castsi128_ps(t),
-                                          _mm_cmpgt_ps(x, a)));
+    return _mm_max_epi32(ix, _mm_and_si128(_mm_castps_si128(_mm_cmpgt_ps(x, a)), t));
 }
 CYDNNL_PK __m128 cydnnl_pool_if_eq_4(__m128 d, __m128i k, __m128i t) {
     return _mm_and_ps(d, _mm_castsi128_ps(_mm_cmpeq_epi32(k, t)));
