@@ -97,6 +97,7 @@ cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexc
             a, b = 1, max(phase_floats(s), direct_floats(s))
     else:
         a, b = s.g * s.ocg, col_rows(s) + 1
+    # (halved: room for the direct path's shared weights below)
     if a != 0 and b > INT64_MAX // a // max(nthr, 1) // 2 or b < 0:
         return SIZE_MAX
     if direction == CONV_BWD_DATA:      # and the weights packed for backward data's direct path
@@ -461,9 +462,13 @@ cdef void bwd_data_phases(const conv_shape_t *s, conv_layout_t lay, gemm_operand
         p0 = p1
     if lay.src_dt == dnnl_bf16:     # no f32 diff_src to round in a second pass
         for row in range(rows_in):
-            kl.row(&cw, phases + row * per_row, rowbuf)
-            convert_serial(<const char *>rowbuf, dnnl_f32, <char *>(<uint16_t *>x + row * s.iw),
-                           s.iw, lay.isa)
+            # stride 4 straight into bf16 at AVX-512 (else the f32 row's
+            # narrow stores held up the rounding's loads)
+            if kl.row4_bf16 == NULL or not kl.row4_bf16(&cw, phases + row * per_row,
+                                                        <uint16_t *>x + row * s.iw):
+                kl.row(&cw, phases + row * per_row, rowbuf)
+                convert_serial(<const char *>rowbuf, dnnl_f32,
+                               <char *>(<uint16_t *>x + row * s.iw), s.iw, lay.isa)
     else:
         for row in range(rows_in):
             kl.row(&cw, phases + row * per_row, <float *>x + row * s.iw)
