@@ -8,6 +8,7 @@ from libc.string cimport memset
 
 from dnnl_c.dnnl_types cimport dnnl_f32, dnnl_bf16, dnnl_s32, dnnl_s8, dnnl_u8
 from dnnl_c.kernels.bf16 cimport bf16_to_f32, f32_to_bf16
+from dnnl_c.kernels.isa cimport ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
 
 ctypedef uint16_t bf16_t
 
@@ -328,6 +329,11 @@ cdef void reorder_blocked_c(const char *src, int src_dt, char *dst, int dst_dt,
                             int64_t plain_s_n, int64_t plain_s_c, int64_t plain_s_s,
                             int64_t blk_s_n, int64_t blk_s_cb, int64_t blk_s_s,
                             int isa) noexcept nogil:
+    # f32 both sides at avx512_core_bf16: avx512_core's transposes (the same
+    # source, but GCC's code for it at the bf16 level ran f32 nchw -> nhwc of
+    # 8x96x27x27 in 0.057 ms against 0.048 on a Zen 5 core)
+    if isa == ISA_AVX512_CORE_BF16 and src_dt == dnnl_f32 and dst_dt == dnnl_f32:
+        isa = ISA_AVX512_CORE
     if blocked_c_transposed(reorder_kernels_for(isa), src, src_dt, dst, dst_dt, to_blocked, n,
                             ch, padded_ch, s, blk, plain_s_n, plain_s_c, plain_s_s, blk_s_n,
                             blk_s_cb, blk_s_s):
