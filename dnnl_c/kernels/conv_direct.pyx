@@ -66,6 +66,13 @@ cdef void direct_pack_wei(const conv_shape_t *s, const col2im_kernels_t *kl,
         kl.direct_pack_wei(&d, wei + g * s.ocg * s.icg * s.kh * s.kw, wp + g * bdd_wei_len(&d))
 
 
+cdef inline const float *phase_rows(const conv_shape_t *s, const bdd_t *d, const float *out,
+                                   int64_t ic, int64_t ih) noexcept nogil:
+    """Input row ih's phase rows of channel ic: phase (ih + ph) % sh, row
+    (ih + ph) / sh of its planes, one plane per phase along w apart."""
+    return out + ((ih + s.ph) % s.sh * s.sw * s.icg + ic) * d.plane + (ih + s.ph) // s.sh * d.xs
+
+
 cdef void direct_put_rows(const conv_shape_t *s, conv_layout_t lay, const col2im_kernels_t *kl,
                           const col2im_w_t *cw, const bdd_t *d, const float *out, void *x,
                           int64_t ic, int64_t ih0, int64_t ih1, float *rowbuf) noexcept nogil:
@@ -77,8 +84,8 @@ cdef void direct_put_rows(const conv_shape_t *s, conv_layout_t lay, const col2im
     cdef float *y
     if lay.src_dt == dnnl_bf16 and kl.row4_bf16 != NULL and s.sw == 4:
         for ih in range(ih0, ih1):
-            kl.row4_bf16(cw, out + ((ih + s.ph) % s.sh * s.sw * s.icg + ic) * d.plane
-                         + (ih + s.ph) // s.sh * d.xs, <uint16_t *>x + (ic * s.ih + ih) * s.iw)
+            kl.row4_bf16(cw, phase_rows(s, d, out, ic, ih),
+                         <uint16_t *>x + (ic * s.ih + ih) * s.iw)
         return
     i0 = ih0
     while i0 < ih1:
@@ -86,8 +93,7 @@ cdef void direct_put_rows(const conv_shape_t *s, conv_layout_t lay, const col2im
         for ih in range(i0, i0 + k):
             y = rowbuf + (ih - i0) * s.iw if lay.src_dt == dnnl_bf16 else \
                 <float *>x + (ic * s.ih + ih) * s.iw
-            kl.row(cw, out + ((ih + s.ph) % s.sh * s.sw * s.icg + ic) * d.plane
-                   + (ih + s.ph) // s.sh * d.xs, y)
+            kl.row(cw, phase_rows(s, d, out, ic, ih), y)
         if lay.src_dt == dnnl_bf16:
             convert_serial(<const char *>rowbuf, dnnl_f32,
                            <char *>(<uint16_t *>x + (ic * s.ih + i0) * s.iw), k * s.iw, lay.isa)
@@ -122,8 +128,8 @@ cdef void bwd_data_direct(const conv_shape_t *s, conv_layout_t lay, const col2im
     cdef float *out = <float *>(((<uintptr_t>work) + 63) & ~(<uintptr_t>63))
     cdef uint32_t *dyp = <uint32_t *>(out + bdd_out_len(&d))
     cdef float *rowbuf = <float *>(dyp + d.ocp * d.len)
-    # row ih's phase rows: phase (ih + ph) % sh, row (ih + ph) / sh of its
-    # planes, plane by plane along w
+    # the row pass reads a row's xs positions of each phase, a plane apart
+    # (phase_rows)
     col2im_w_init(&cw, s.ow, s.iw, s.kw, s.sw, s.dw, s.pw)
     cw.na = d.xs
     cw.pst = s.icg * d.plane
