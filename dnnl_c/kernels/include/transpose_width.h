@@ -44,8 +44,9 @@ typedef uint16_t CYDNNL_TRN(cydnnl_tvh) __attribute__((vector_size(2 * CYDNNL_TV
 /* r[j] becomes column j of the tile its rows held. At sse41 GCC made two or
    three instructions of each two-source shuffle (pshufd + blend), so there
    the unpack / movelh sequence is spelt out (f32 nchw -> nhwc of 8x96x27x27
-   on a Zen 5 core: 64 -> 49 us); with AVX2 its code measured the same as
-   the spelt-out one, and AVX-512 has each shuffle as one instruction. */
+   on a Zen 5 core, in a C loop: 64 -> 49 us); with AVX2 its code measured
+   the same as the spelt-out one, and AVX-512 has each shuffle as one
+   instruction. */
 CYDNNL_INLINE void CYDNNL_TRN(cydnnl_tr_regs)(cydnnl_tvf *r) {
 #if CYDNNL_TV == 4 && defined(__SSE2__)
     const __m128 t0 = _mm_unpacklo_ps((__m128)r[0], (__m128)r[1]);
@@ -140,6 +141,8 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
         const char *CYDNNL_RESTRICT s, int64_t lds, char *CYDNNL_RESTRICT d, int64_t ldd,
         int64_t rows, int64_t pad, int64_t cols, const int sbf, const int dbf) {
     int64_t i0 = 0, j0 = 0;
+    const int64_t ss = sbf ? 2 : 4;     /* bytes of a src element (prefetches) */
+    (void)ss;
 #if CYDNNL_TV
     /* whole tiles of src rows (the last may reach into the padding: a 3-channel
        nchw src into nChw16c is one tile of 3 rows and 13 zeros, where it
@@ -180,7 +183,7 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
                    on a Zen 5 core, sse41 0.89-0.93 -> 0.76-0.79 ms, avx2
                    0.73-0.87 -> 0.63-0.72; in cache 10% less) */
                 for (int64_t i = ib; i < ib + 16; i++)
-                    __builtin_prefetch(s + ((i + 16) * lds + jb) * (sbf ? 2 : 4), 0, 3);
+                    __builtin_prefetch(s + ((i + 16) * lds + jb) * ss, 0, 3);
                 for (j0 = jb; j0 < je; j0 += CYDNNL_TV)
                     for (i0 = ib; i0 < ib + 16; i0 += CYDNNL_TV)
                         CYDNNL_TR_TILE(i0, j0, CYDNNL_TV, CYDNNL_TV);
@@ -188,7 +191,7 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
 #endif
             for (i0 = ib; i0 < rf; i0 += CYDNNL_TV) {
                 for (int64_t i = i0; i < i0 + CYDNNL_TV; i++)   /* as above */
-                    __builtin_prefetch(s + ((i + 16) * lds + jb) * (sbf ? 2 : 4), 0, 3);
+                    __builtin_prefetch(s + ((i + 16) * lds + jb) * ss, 0, 3);
                 for (j0 = jb; j0 < je; j0 += CYDNNL_TV)
                     CYDNNL_TR_TILE(i0, j0, CYDNNL_TV, CYDNNL_TV);
             }
@@ -210,7 +213,7 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
                    0.51 in a C loop; at AVX-512 no gain, up to 5% cost) */
                 if (!(j0 & 15))
                     for (int64_t i = ib; i < ie; i++)
-                        __builtin_prefetch(s + (i * lds + j0) * (sbf ? 2 : 4) + 256, 0, 3);
+                        __builtin_prefetch(s + (i * lds + j0) * ss + 256, 0, 3);
                 for (i0 = ib; i0 < ie; i0 += CYDNNL_TV)
                     CYDNNL_TR_TILE(i0, j0, CYDNNL_TV, CYDNNL_TV);
             }
