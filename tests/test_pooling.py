@@ -454,6 +454,40 @@ def test_workspace_on_ties_names_the_first_maximum(eng, strm):
 
 
 @pytest.mark.parametrize("data_type", [dt.f32, dt.bf16], ids=lambda t: t.name)
+@pytest.mark.parametrize("layout", [tag.nchw, tag.nChw8c, tag.nChw16c, tag.nhwc],
+                         ids=lambda t: t.name)
+@pytest.mark.parametrize("ic", [19, 32])   # 32: channels-last in whole vectors
+def test_nan_and_signed_zero_follow_the_strict_comparison(eng, strm, ic, layout, data_type):
+    """Max takes a tap only where it is greater than the running maximum (as
+    oneDNN's reference): a NaN never is, +0 after -0 is not; every
+    implementation keeps the value and the index of that rule, bit for bit."""
+    p = Prob(1, ic, [4, 6], [2, 3], [2, 3])
+    x = bf16_round(data(p.src_dims, 21))
+    x[:, 1] = np.nan                                           # skipped: lowest, 0
+    x[:, 1, 1, 1] = 2.0                                        # the one number wins
+    x[:, 2] = -0.0
+    x[:, 2, 0, 1] = 0.0                                        # equal: -0 stays
+    x[:, 2, 0, 3] = 0.0                                        # the first: +0 stays
+    x[:, 17, 0, :] = [np.nan, 3.0, np.nan, np.nan, 1.0, 1.0]   # lanes past 16
+    exp, exp_ws = np_forward(x, MAX, p)
+    exp = exp.astype(np.float32)
+    assert np.signbit(exp[0, 2, 0, 0]) and not np.signbit(exp[0, 2, 0, 1])
+    bits = (lambda a: a.view(np.uint32)) if data_type == dt.f32 else \
+        (lambda a: a.view(np.uint32) >> 16)
+    pd = fwd_pd(eng, p, MAX, data_type, layout)
+    while True:
+        dst, ws = run_fwd(eng, strm, pd, x)
+        got = dst.read(np.float32)
+        want = exp if data_type == dt.f32 else np.where(exp == F32_LOWEST, BF16_LOWEST,
+                                                         exp).astype(np.float32)
+        np.testing.assert_array_equal(bits(got), bits(want), err_msg=pd.impl_info_str())
+        np.testing.assert_array_equal(ws.read().astype(np.int64), exp_ws,
+                                      err_msg=pd.impl_info_str())
+        if not pd.next_impl():
+            break
+
+
+@pytest.mark.parametrize("data_type", [dt.f32, dt.bf16], ids=lambda t: t.name)
 def test_windows_inside_the_padding(eng, strm, data_type):
     """Windows with no src element: max gives the lowest finite value and
     index 0, avg_include_padding 0; backward adds nothing for them."""
