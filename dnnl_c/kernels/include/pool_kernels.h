@@ -34,6 +34,16 @@
    indices. 8 (16 of AVX-512's 32) measured no faster on 16 lanes and
    slower on 8 (AlexNet pool1 on Zen 5) */
 #define CYDNNL_POOL_GV 4
+/* 1: max forward takes tap 0 without a compare (its index is the 0 the
+   indices start with either way; the maximum maxps's, lowest for a NaN):
+   AlexNet pool1 f32 mb8 nhwc at avx512_core on a Zen 5 core 0.181 -> 0.170
+   ms. Below AVX-512 GCC's code for the peeled tap made it slower (avx2
+   0.248 -> 0.266, sse41 0.54 -> 0.64): 0 there */
+#if defined(__AVX512F__)
+#define CYDNNL_POOL_T0 1
+#else
+#define CYDNNL_POOL_T0 0
+#endif
 
 #define CYDNNL_PK static inline __attribute__((always_inline))
 #define CYDNNL_POOL_UNROLL _Pragma("GCC unroll 16")
@@ -260,8 +270,16 @@ CYDNNL_PK void cydnnl_pool_max_px_##DT##_##L(const cydnnl_pool_row_t *r,        
         ix[v] = cydnnl_pool_seti_##W(0);                                             \
     }                                                                                \
     /* the tap's index (cydnnl_pool_fwd_nv_*) */                                    \
-    __typeof__(ix[0]) tv = cydnnl_pool_seti_##W(0), one = cydnnl_pool_seti_##W(1);   \
-    for (int64_t t = 0; t < r->nt; t++) {                                            \
+    __typeof__(ix[0]) tv = cydnnl_pool_seti_##W(CYDNNL_POOL_T0),                     \
+                      one = cydnnl_pool_seti_##W(1);                                 \
+    if (CYDNNL_POOL_T0) {   /* (CYDNNL_POOL_T0) */                                  \
+        CYDNNL_POOL_UNROLL                                                           \
+        for (int v = 0; v < np * NV; v++)                                            \
+            a[v] = cydnnl_pool_max_##W(                                              \
+                cydnnl_pool_ld##K##_##W(s + r->toff[0] + (v / NV) * ps + (v % NV) * W), \
+                a[v]);                                                               \
+    }                                                                                \
+    for (int64_t t = CYDNNL_POOL_T0; t < r->nt; t++) {                               \
         const T *p = s + r->toff[t];                                                 \
         tv = cydnnl_pool_tap_##W(tv, t);                                             \
         CYDNNL_POOL_UNROLL                                                           \
@@ -467,8 +485,15 @@ CYDNNL_PK void cydnnl_pool_fwd_nv_##DT##_##S(const cydnnl_pool_row_t *r, const T
                from a general register at each tap and vector (vpbroadcastd,  \
                masked) the forward took 5% longer (AlexNet pool1, nhwc f32    \
                mb8, Zen 5) */                                                   \
-            __typeof__(ix[0]) tv = cydnnl_pool_seti_##W(0), one = cydnnl_pool_seti_##W(1); \
-            for (int64_t t = 0; t < r->nt; t++) {                                    \
+            __typeof__(ix[0]) tv = cydnnl_pool_seti_##W(CYDNNL_POOL_T0),             \
+                              one = cydnnl_pool_seti_##W(1);                         \
+            if (CYDNNL_POOL_T0) {                                                    \
+                CYDNNL_POOL_UNROLL                                                   \
+                for (int v = 0; v < nv; v++)                                         \
+                    a[v] = cydnnl_pool_max_##W(                                      \
+                        cydnnl_pool_ld##K##_##W(sp + r->toff[0] + v * vs), a[v]);    \
+            }                                                                        \
+            for (int64_t t = CYDNNL_POOL_T0; t < r->nt; t++) {                       \
                 const T *p = sp + r->toff[t];                                        \
                 tv = cydnnl_pool_tap_##W(tv, t);                                     \
                 CYDNNL_POOL_UNROLL                                                   \
