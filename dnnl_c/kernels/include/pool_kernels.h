@@ -272,7 +272,7 @@ CYDNNL_PK void cydnnl_pool_max_px_##DT##_##L(const cydnnl_pool_row_t *r,        
     /* the tap's index (cydnnl_pool_fwd_nv_*) */                                    \
     __typeof__(ix[0]) tv = cydnnl_pool_seti_##W(CYDNNL_POOL_T0),                     \
                       one = cydnnl_pool_seti_##W(1);                                 \
-    if (CYDNNL_POOL_T0) {   /* (CYDNNL_POOL_T0) */                                  \
+    if (CYDNNL_POOL_T0 && r->nt > 0) {   /* tap 0 without a compare */              \
         CYDNNL_POOL_UNROLL                                                           \
         for (int v = 0; v < np * NV; v++)                                            \
             a[v] = cydnnl_pool_max_##W(                                              \
@@ -487,7 +487,7 @@ CYDNNL_PK void cydnnl_pool_fwd_nv_##DT##_##S(const cydnnl_pool_row_t *r, const T
                mb8, Zen 5) */                                                   \
             __typeof__(ix[0]) tv = cydnnl_pool_seti_##W(CYDNNL_POOL_T0),             \
                               one = cydnnl_pool_seti_##W(1);                         \
-            if (CYDNNL_POOL_T0) {                                                    \
+            if (CYDNNL_POOL_T0 && r->nt > 0) {   /* tap 0 without a compare */      \
                 CYDNNL_POOL_UNROLL                                                   \
                 for (int v = 0; v < nv; v++)                                         \
                     a[v] = cydnnl_pool_max_##W(                                      \
