@@ -124,7 +124,7 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t NR = uk.nr, MR = uk.mr, npan = (n + NR - 1) // NR
     cdef int64_t count, rs, ts, kcb = even_split(npix, KCP, 2 if pairs else 1), pc, kc, p, t, c0, kd, kh, kw
     cdef int64_t kpb = (kcb + 1) // 2, kp, bstep
-    cdef int64_t q, rows, ntiles, tj, jr, cols, od, oh, ow, i, j
+    cdef int64_t q, rows, ntiles, tj, jr, cols, od, oh, ow, i, j, ri
     cdef int64_t toff[1]
     cdef int64_t quota
     cdef prefetch_t pf
@@ -208,10 +208,12 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
             a2.ptr, b2.ptr = a_next, b_next
             next_block(&a2, &b2, n, 0, kcb, 0, 0, 0, &pf)
         quota = (pf.left + ntaps // count - 1) // (ntaps // count)
-        for t in range(ntaps):
+        for ri in range(ntaps // count):     # the runs' first taps
+            if count == g.kw:
+                t = ri // g.icg * g.kw * g.icg + ri % g.icg if g.cl else ri * g.kw
+            else:
+                t = ri * g.icg if g.cl else ri
             tap_of(g, t, &c0, &kd, &kh, &kw)
-            if (kw if count == g.kw else c0) != 0:
-                continue        # not the first tap of a run
             prefetch_step(&pf, quota)
             tap_offsets(g, t, 1, toff)
             boff = (toff[0] + c0 * (sl - g.c_stride) * (not g.cl)) * BAND_LANES
