@@ -52,6 +52,12 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
                              const float *b, int64_t ldb, float *c, int64_t ldc,
                              float alpha, float beta, int64_t rows,
                              const float *bias) noexcept nogil
+        # ukernel_strided on rows of any output pixels, row i at a + ro[i]; NULL
+        # where tiles of mr rows gain nothing over near-equal ones (avx2 only)
+        void (*ukernel_strided_rows)(int64_t kc, const float *a, const int64_t *ro,
+                                     const int64_t *off, const float *b, int64_t ldb,
+                                     float *c, int64_t ldc, float alpha, float beta,
+                                     int64_t rows, const float *bias) noexcept nogil
         # bf16 dot products (avx512_core_bf16; NULL below)
         void (*pack_pairs)(const float *src, int64_t kc, int64_t w,
                            uint32_t *dst) noexcept nogil

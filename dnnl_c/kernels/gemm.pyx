@@ -15,11 +15,12 @@ from dnnl_c.kernels.bf16 cimport bf16_to_f32, f32_to_bf16
 from dnnl_c.kernels.prefetch cimport prefetch_rows_w
 from dnnl_c.kernels.openmp cimport omp_get_max_threads
 from dnnl_c.kernels.patches cimport (patch_row, patch_col, tap_offsets, run_inside, pixel_runs,
+                                     windows_inside,
                                      pixels_by_taps, inside_len, BAND_LANES, band_line_floats,
                                      band_floats, band_offsets, expand_band)
 
 cdef extern from "kernels/include/gemm_isa.h" nogil:
-    int MAX_MR "CYDNNL_GEMM_MAX_MR"
+    enum: MAX_MR "CYDNNL_GEMM_MAX_MR"
     int MAX_NR "CYDNNL_GEMM_MAX_NR"
     const gemm_kernel_t *kernel_for "cydnnl_gemm_kernel_for"(int level)
 
@@ -289,7 +290,9 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                                const float *bias, uint16_t *cb) noexcept nogil:
     """C[i0 : i0+mc, :nc] (c at row i0) with patches as A: tiles cut at
     output-row ends into near-equal heights (55 pixels as 5 x 11, not
-    4 x 12 + 7); a tile whose windows lie inside src is read there in place
+    4 x 12 + 7), or, where every window lies inside src and the level has
+    ukernel_strided_rows, across them (all of mr rows but a few); a tile
+    whose windows lie inside src is read there in place
     (ukernel_strided; with pairs, bf16 patches by ukernel_bf16_strided over
     `runs`, B in pair panels), any other is packed into ap (and ap2) first.
     bias (if not NULL, nc long) is added as the kernel (f32 or bf16) stores
@@ -301,7 +304,8 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t kp = (kc + 1) // 2
     cdef int64_t bstep = kp * NR if pairs else kc * NR
     cdef int64_t i = 0, seg, ntiles, q, rows, org, tj, jr, cols, r, j
-    cdef bint inside, in_band
+    cdef int64_t ro[MAX_MR]
+    cdef bint inside, in_band, across
     cdef float *dst
     cdef const float *kb
     cdef float b_beta
@@ -317,9 +321,12 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
             band_pix //= 2
         if band_pix > 0:
             band_rs = band_offsets(g, band_pix, p0, kc, boff)
+    # tiles across output rows: f32 read in place, every window inside
+    cdef bint rows_ok = (uk.ukernel_strided_rows != NULL and band_pix == 0 and not pairs
+                         and a.src_dt != dnnl_bf16 and windows_inside(g))
     while i < mc:
         seg = g.ow - (i0 + i) % g.ow
-        if seg > mc - i:
+        if seg > mc - i or rows_ok:
             seg = mc - i
         ntiles = (seg + MR - 1) // MR
         q = 0
@@ -327,6 +334,11 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
             rows = (seg - q) // ntiles
             ntiles -= 1
             inside = run_inside(g, i0 + i + q, rows, &org)
+            across = rows_ok and not inside
+            if across:      # every window is inside: each row's origin
+                for r in range(rows):
+                    run_inside(g, i0 + i + q + r, 1, &ro[r])
+                inside = True
             in_band = False
             if inside and band_pix > 0:
                 if i0 + i + q < band_p0 or i0 + i + q + rows > band_p1:
@@ -366,6 +378,9 @@ cdef void macro_kernel_patches(const gemm_kernel_t *uk, const gemm_operand_t *a,
                 elif in_band:
                     uk.ukernel_wide(kc, band + (i0 + i + q - band_p0) * band_rs, band_rs, boff,
                                     bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows, kb)
+                elif across:
+                    uk.ukernel_strided_rows(kc, <const float *>a.ptr, ro, toff, bp + tj * bstep,
+                                            NR, dst, ld, alpha, b_beta, rows, kb)
                 elif inside:
                     uk.ukernel_strided(kc, <const float *>a.ptr + org, rs, toff,
                                        bp + tj * bstep, NR, dst, ld, alpha, b_beta, rows, kb)

@@ -10,7 +10,7 @@ from dnnl_c.kernels.alloc cimport cydnnl_thread_scratch, cydnnl_thread_scratch_d
 from dnnl_c.dnnl_types cimport dnnl_bf16
 from dnnl_c.kernels.prefetch cimport prefetch_t, prefetch_init, prefetch_add, prefetch_step
 from dnnl_c.kernels.patches cimport (tap_of, next_pixels, tap_offsets, BAND_LANES,
-                                     cydnnl_spread4)
+                                     cydnnl_spread4, windows_inside)
 from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, conv_geom_t, OPND_F32,
                                   OPND_BF16, OPND_PATCHES, opnd_get, edge_out, even_split,
                                   pack_b_panels, operand_col_sums)
@@ -56,16 +56,12 @@ cdef bint patches_t_in_place(const gemm_kernel_t *uk, const gemm_operand_t *a,
     bf16 B on a level with bf16 dot products."""
     cdef const conv_geom_t *g = a.geom
     cdef int64_t count, rs, ts
-    if a.kind != OPND_PATCHES or g.pd != 0 or g.ph != 0 or g.pw != 0:
+    if a.kind != OPND_PATCHES or not windows_inside(g):
         return False
     if a.src_dt == dnnl_bf16:
         if uk.ukernel_bf16_strided == NULL or b_dt != dnnl_bf16:
             return False
     elif uk.ukernel_strided == NULL:
-        return False
-    if ((g.od - 1) * g.sd + (g.kd - 1) * (g.dd + 1) >= g.id
-            or (g.oh - 1) * g.sh + (g.kh - 1) * (g.dh + 1) >= g.ih
-            or (g.ow - 1) * g.sw + (g.kw - 1) * (g.dw + 1) >= g.iw):
         return False
     tap_run_dim(g, &count, &rs, &ts)
     return count >= 4

@@ -70,6 +70,8 @@ cdef void patch_col(const gemm_operand_t *o, int64_t t, int64_t pix0, int64_t co
 # src[o + toff[t]], and the pixels of one output row start sw * pix_stride apart.
 cdef void tap_offsets(const conv_geom_t *g, int64_t t0, int64_t count,
                       int64_t *toff) noexcept nogil
+# Whether every output pixel's window lies inside src (no padding).
+cdef bint windows_inside(const conv_geom_t *g) noexcept nogil
 # Whether output pixels pix .. pix+n-1 lie on one output row with every
 # window inside src; origin: the first window's origin element.
 cdef bint run_inside(const conv_geom_t *g, int64_t pix, int64_t n, int64_t *origin) noexcept nogil

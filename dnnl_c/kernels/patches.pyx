@@ -124,6 +124,14 @@ cdef void tap_offsets(const conv_geom_t *g, int64_t t0, int64_t count,
         next_taps(g, 1, &c, &kd, &kh, &kw)
 
 
+cdef bint windows_inside(const conv_geom_t *g) noexcept nogil:
+    """Whether every output pixel's window lies inside src (no padding)."""
+    return (g.pd == 0 and g.ph == 0 and g.pw == 0
+            and (g.od - 1) * g.sd + (g.kd - 1) * (g.dd + 1) < g.id
+            and (g.oh - 1) * g.sh + (g.kh - 1) * (g.dh + 1) < g.ih
+            and (g.ow - 1) * g.sw + (g.kw - 1) * (g.dw + 1) < g.iw)
+
+
 cdef bint run_inside(const conv_geom_t *g, int64_t pix, int64_t n, int64_t *origin) noexcept nogil:
     """Whether output pixels pix .. pix+n-1 lie on one output row with every
     window inside src; origin: the first window's origin element."""

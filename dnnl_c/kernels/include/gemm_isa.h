@@ -26,6 +26,14 @@ typedef struct {
     void (*ukernel_wide)(int64_t kc, const float *a, int64_t rs, const int64_t *off,
                          const float *b, int64_t ldb, float *c, int64_t ldc, float alpha,
                          float beta, int64_t rows, const float *bias);
+    /* ukernel_strided on rows of any output pixels, row i at a + ro[i] (a
+       tile across an output row's end); NULL where tiles of MR rows gain
+       nothing over the near-equal ones (gemm_kernels.h's
+       cydnnl_ukernel_strided_rows) */
+    void (*ukernel_strided_rows)(int64_t kc, const float *a, const int64_t *ro,
+                                 const int64_t *off, const float *b, int64_t ldb, float *c,
+                                 int64_t ldc, float alpha, float beta, int64_t rows,
+                                 const float *bias);
     /* bf16 dot products (gemm_kernels.h), NULL below avx512_core_bf16: the
        pair packing of an f32 panel of bf16 values, and the micro-kernel on
        pair panels (kp pairs of k). */

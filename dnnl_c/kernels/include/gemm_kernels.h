@@ -139,9 +139,12 @@ CYDNNL_INLINE void cydnnl_ukernel(int64_t kc, const float *a, const float *b, fl
    output pixels of one row, rs apart: its patches without an im2col copy).
    Exactly `rows` rows are read, so the loop runs at the tile's own height.
    lanes > 1 (SSE): A is a band of the source expanded to vectors, element
-   (i, p) the vector at a + i * rs + off[p] (no shuffle per element). */
+   (i, p) the vector at a + i * rs + off[p] (no shuffle per element).
+   ro (not NULL, MR <= 6 only): row i at a + ro[i] instead, rows of any
+   output pixels (cydnnl_ukernel_strided_rows). */
 CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, const int lanes, int64_t kc,
                                                     const float *a, int64_t rs,
+                                                    const int64_t *ro,
                                                     const int64_t *off, const float *b,
                                                     int64_t ldb, float *c, int64_t ldc,
                                                     float alpha, float beta,
@@ -154,7 +157,7 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, const int lane
        registers for it. */
     const float *ar[CYDNNL_MR];
     for (int i = 0; i < mr; ++i) { acc[i][0] = (cydnnl_vf){0}; acc[i][1] = (cydnnl_vf){0}; }
-    for (int i = 0; i < mr; ++i) ar[i] = a + i * rs;
+    for (int i = 0; i < mr; ++i) ar[i] = ro ? a + ro[i] : a + i * rs;
     CYDNNL_K_UNROLL
     for (int64_t p = 0; p < kc; ++p) {
         const int64_t o = off[p];
@@ -188,8 +191,8 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_strided_mr(const int mr, const int lane
 }
 
 #define CYDNNL_STRIDED_CASE(n)                                                            \
-    case n: cydnnl_ukernel_strided_mr(n < CYDNNL_MR ? n : CYDNNL_MR, LANES, kc, a, rs, off, b, \
-                                      ldb, c, ldc, alpha, beta, bias); break;
+    case n: cydnnl_ukernel_strided_mr(n < CYDNNL_MR ? n : CYDNNL_MR, LANES, kc, a, rs, RO, off, \
+                                      b, ldb, c, ldc, alpha, beta, bias); break;
 /* Rows one element apart (a weight gradient's taps along kw, or channels)
    get their own copies: with rs a constant each row is a fixed displacement
    from a + off[p], where a variable rs made the compiler step the address
@@ -212,6 +215,7 @@ CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs
         default: break;                                                                \
     }
 #define LANES 1
+#define RO NULL
     if (rs == 1) {
         const int64_t rs = 1;
         CYDNNL_STRIDED_SWITCH
@@ -219,7 +223,26 @@ CYDNNL_INLINE void cydnnl_ukernel_strided(int64_t kc, const float *a, int64_t rs
     }
     CYDNNL_STRIDED_SWITCH
 #undef LANES
+#undef RO
 }
+#if CYDNNL_MR <= 6 && CYDNNL_A_LANES == 1
+#define CYDNNL_STRIDED_ROWS 1
+/* The same on the rows of any output pixels (a tile across the end of an
+   output row), row i at a + ro[i]: AVX2's tiles all of 6 rows. AlexNet
+   conv1's rows of 55 pixels went as 6 + 6 + 6 + 6 + 6 + 5 + 5 + 5 + 5 + 5,
+   and a 5-row tile's step (10 FMAs) took 0.87x a 6-row one's (Zen 5). */
+CYDNNL_INLINE void cydnnl_ukernel_strided_rows(int64_t kc, const float *a, const int64_t *ro,
+                                               const int64_t *off, const float *b, int64_t ldb,
+                                               float *c, int64_t ldc, float alpha, float beta,
+                                               int64_t rows, const float *bias) {
+    const int64_t rs = 0;
+#define LANES 1
+#define RO ro
+    CYDNNL_STRIDED_SWITCH
+#undef LANES
+#undef RO
+}
+#endif
 #if CYDNNL_A_LANES > 1
 /* The same from a band of the source expanded to vectors (lanes above). */
 CYDNNL_INLINE void cydnnl_ukernel_wide(int64_t kc, const float *a, int64_t rs,
@@ -227,8 +250,10 @@ CYDNNL_INLINE void cydnnl_ukernel_wide(int64_t kc, const float *a, int64_t rs,
                                        float *c, int64_t ldc, float alpha, float beta,
                                        int64_t rows, const float *bias) {
 #define LANES CYDNNL_A_LANES
+#define RO NULL
     CYDNNL_STRIDED_SWITCH
 #undef LANES
+#undef RO
 }
 #endif
 #undef CYDNNL_STRIDED_SWITCH

@@ -27,6 +27,17 @@ static void ukernel_wide(int64_t kc, const float *a, int64_t rs, const int64_t *
 #define ukernel_wide NULL
 #endif
 
+#ifdef CYDNNL_STRIDED_ROWS
+static void ukernel_strided_rows(int64_t kc, const float *a, const int64_t *ro,
+                                 const int64_t *off, const float *b, int64_t ldb, float *c,
+                                 int64_t ldc, float alpha, float beta, int64_t rows,
+                                 const float *bias) {
+    cydnnl_ukernel_strided_rows(kc, a, ro, off, b, ldb, c, ldc, alpha, beta, rows, bias);
+}
+#else
+#define ukernel_strided_rows NULL
+#endif
+
 #ifdef CYDNNL_GEMM_BF16_DOT
 static void pack_pairs(const float *src, int64_t kc, int64_t w, uint32_t *dst) {
     cydnnl_pack_pairs(src, kc, w, dst);
@@ -86,4 +97,5 @@ static void tile_to_bf16(const float *t, int64_t ldt, int64_t rows, int64_t cols
 
 const cydnnl_gemm_kernel_t CYDNNL_ISA_FN(cydnnl_gemm_kernel) = {
     CYDNNL_MR, CYDNNL_NR, CYDNNL_A_LANES, ukernel, ukernel_strided, ukernel_wide,
+    ukernel_strided_rows,
     CYDNNL_PAIRS, pack_rows, pack_cols, col_sums, tile_to_bf16};
