@@ -16,7 +16,7 @@ from dnnl_c.kernels.gemm cimport (gemm_kernel_t, gemm_operand_t, conv_geom_t, OP
                                   pack_b_panels, operand_col_sums)
 
 cdef extern from "kernels/include/gemm_isa.h" nogil:
-    int MAX_MR "CYDNNL_GEMM_MAX_MR"
+    enum: MAX_MR "CYDNNL_GEMM_MAX_MR"
     int MAX_NR "CYDNNL_GEMM_MAX_NR"
 
 
@@ -122,7 +122,8 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t kpb = (kcb + 1) // 2, kp, bstep
     cdef int64_t q, rows, ntiles, tj, jr, cols, od, oh, ow, i, j, ri
     cdef int64_t toff[1]
-    cdef int64_t quota
+    cdef int64_t quota, steps, run
+    cdef int64_t ro[MAX_MR]
     cdef prefetch_t pf
     cdef gemm_operand_t a2, b2
     cdef bint b_in_place, sums_left, ones = False
@@ -166,6 +167,11 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     apair = <uint32_t *>(edge + MAX_MR * MAX_NR)
     org = <int64_t *>(apair + kpb * MAX_MR)
     tap_run_dim(g, &count, &rs, &ts)
+    # f32 tiles of MR taps across the runs where the level has the kernel
+    # for it and the taps' rows of C are consecutive (a run's tiles of 6 and
+    # 5 taps, AlexNet conv1's 11 along kw at avx2, were all 6 but a few)
+    cdef bint across = (uk.ukernel_strided_rows != NULL and not pairs and band == NULL
+                        and ts == 1)
     # f32 B with whole panels' columns side by side in its rows (a
     # channels-last dY) is read in place: packing it was a copy of dY
     b_in_place = not pairs and b.kind == OPND_F32 and b.trans == b'N' and n % NR == 0
@@ -203,21 +209,30 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
             a2, b2 = a[0], b[0]
             a2.ptr, b2.ptr = a_next, b_next
             next_block(&a2, &b2, n, 0, kcb, 0, 0, 0, &pf)
-        quota = (pf.left + ntaps // count - 1) // (ntaps // count)
-        for ri in range(ntaps // count):     # the runs' first taps
-            if count == g.kw:
+        # the next block asked for a run (across: a tile) at a time
+        steps = (ntaps + MR - 1) // MR if across else ntaps // count
+        quota = (pf.left + steps - 1) // steps
+        for ri in range(1 if across else ntaps // count):     # the runs' first taps
+            if across:
+                t = 0
+            elif count == g.kw:
                 t = ri // g.icg * g.kw * g.icg + ri % g.icg if g.cl else ri * g.kw
             else:
                 t = ri * g.icg if g.cl else ri
             tap_of(g, t, &c0, &kd, &kh, &kw)
-            prefetch_step(&pf, quota)
+            if not across:
+                prefetch_step(&pf, quota)
             tap_offsets(g, t, 1, toff)
             boff = (toff[0] + c0 * (sl - g.c_stride) * (not g.cl)) * BAND_LANES
             q = 0
-            ntiles = (count + MR - 1) // MR
-            while q < count:
-                rows = (count - q) // ntiles
+            run = ntaps if across else count
+            ntiles = (run + MR - 1) // MR
+            while q < run:
+                rows = (run - q) // ntiles
                 ntiles -= 1
+                if across:      # rows: taps q .. q + rows - 1, of any runs
+                    prefetch_step(&pf, quota)
+                    tap_offsets(g, q, rows, ro)
                 if pairs:       # the tile's pairs once for all panels of B
                     uk.pack_pair_rows(<const uint16_t *>a.ptr + toff[0] + q * rs, rs, org, kp,
                                       rows, apair, MR)
@@ -238,6 +253,11 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     if pairs:
                         uk.ukernel_bf16(kp, apair, <const uint32_t *>bp2 + tj * bstep, dst, ld,
                                         1.0, bt if dst != edge else 0.0, rows + ones)
+                    elif across:
+                        uk.ukernel_strided_rows(kc, <const float *>a.ptr, ro, org,
+                                                bf + jr if b_in_place else bp + tj * bstep,
+                                                b.ld if b_in_place else NR, dst, ld, 1.0,
+                                                bt if dst != edge else 0.0, rows, NULL)
                     elif in_band:
                         uk.ukernel_wide(kc, band + boff + q * brs, brs, borg,
                                         bf + jr if b_in_place else bp + tj * bstep,
