@@ -141,8 +141,10 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
         const char *CYDNNL_RESTRICT s, int64_t lds, char *CYDNNL_RESTRICT d, int64_t ldd,
         int64_t rows, int64_t pad, int64_t cols, const int sbf, const int dbf) {
     int64_t i0 = 0, j0 = 0;
-    const int64_t ss = sbf ? 2 : 4;     /* bytes of a src element (prefetches) */
+    /* bytes of a src and a dst element (prefetches) */
+    const int64_t ss = sbf ? 2 : 4, ds = dbf ? 2 : 4;
     (void)ss;
+    (void)ds;
 #if CYDNNL_TV
     /* whole tiles of src rows (the last may reach into the padding: a 3-channel
        nchw src into nChw16c is one tile of 3 rows and 13 zeros, where it
@@ -220,7 +222,7 @@ static inline __attribute__((always_inline)) void CYDNNL_TRN(cydnnl_transpose_dt
                    a Zen 5 core: 0.75-0.79 -> 0.49-0.54 ms, 2 threads
                    0.39-0.41 -> 0.30-0.31; AVX-512's loop gained nothing) */
                 for (int64_t j = 0; j < CYDNNL_TV; j++)
-                    __builtin_prefetch(d + ((j0 + 32 + j) * ldd + ib) * (dbf ? 2 : 4), 1, 3);
+                    __builtin_prefetch(d + ((j0 + 32 + j) * ldd + ib) * ds, 1, 3);
                 for (i0 = ib; i0 < ie; i0 += CYDNNL_TV)
                     CYDNNL_TR_TILE(i0, j0, CYDNNL_TV, CYDNNL_TV);
             }
