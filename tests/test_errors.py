@@ -217,6 +217,14 @@ def test_execute_errors(eng, strm):
     # unknown arguments are ignored, NULL memories skipped, as in oneDNN
     check(c.dnnl_primitive_execute(prim, strm, 4, good + [(c.DNNL_ARG_BIAS, src),
                                                           (c.DNNL_ARG_TO, None)]))
+    # more arguments than dnnl_c holds on its stack (16): allocated, and freed
+    # when one of them is bad
+    many = good + [(c.DNNL_ARG_BIAS + i, src) for i in range(18)]
+    check(c.dnnl_primitive_execute(prim, strm, 20, many))
+    assert c.dnnl_primitive_execute(prim, strm, 20, many[:19] + [(c.DNNL_ARG_BIAS + 18, eng)]) \
+        == INVALID
+    assert "args[19].memory" in c.cydnnl_last_error()
+    assert c.dnnl_primitive_execute(prim, strm, 20, many[:19] + ["x"]) == INVALID
     check(c.dnnl_memory_destroy(dst))
     assert c.dnnl_primitive_execute(prim, strm, 2, good) == INVALID
     assert "not a live memory" in c.cydnnl_last_error()
