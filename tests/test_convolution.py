@@ -3,6 +3,7 @@ computation written from oneDNN's formulas: benchdnn shapes, groups,
 strides, dilation, asymmetric padding, 1-D/2-D/3-D, f32 and bf16."""
 
 import os
+import re
 
 import numpy as np
 
@@ -226,11 +227,14 @@ def test_asymmetric_padding_right_only(eng, strm):
     "mb1ic3ih7iw19oc301kh3kw3sw2ph1pw1",        # W^T packed in two k blocks, odd (bf16 pairs)
 ])
 @pytest.mark.parametrize("dts", [(dt.f32,) * 4, (dt.bf16, dt.bf16, dt.f32, dt.bf16)])
-def test_backward_data_channels_first_phases(eng, strm, desc, dts):
+@pytest.mark.parametrize("images", [1, 3])
+def test_backward_data_channels_first_phases(eng, strm, desc, dts, images):
     """Channels-first diff_src: the GEMM's col added by phases of the
     stride and interleaved into rows (kernels/include/col2im_phases.h), for
-    every stride the phases treat apart, with padding and dilation."""
-    p = parse_desc(desc)
+    every stride the phases treat apart, with padding and dilation. One
+    image takes every thread into each block's GEMM; three take an image a
+    thread (two in turn on one, the next one's dY asked for ahead)."""
+    p = parse_desc(re.sub(r"mb\d+", "mb%d" % images, desc))
     cf = tag.ncdhw if len(p["i"]) == 3 else tag.nchw
     lay = {"src": cf, "dst": cf, "wei": tag.goihw if p["g"] > 1 else
            tag.oidhw if len(p["i"]) == 3 else tag.oihw}
