@@ -347,6 +347,27 @@ def test_bf16_weight_gradient_groups(eng, strm, desc, lay):
     close(r["diff_bias"], db, 1e-5)
 
 
+@pytest.mark.parametrize("desc", [
+    "mb2ic3ih35iw39oc40kh11kw11sh4sw4",     # AlexNet conv1's 11 taps a tile
+    "mb1ic2ih9iw13oc33kh3kw5",              # 5 taps (half-height tiles), 63 pixels: odd
+    "mb3ic1ih12iw20oc17kh2kw7sw2",          # 7 taps and the bias row: 8 of 12 rows
+    "mb2ic1ih5iw30oc16kh2kw12",             # 12 taps: whole tiles, no row for the bias
+    "mb2ic2ih3iw12oc5kh1kw4",               # 27 pixels: 14 pairs, few past the lead
+    "mb1ic2ih2iw6oc3kh1kw4",                # 6 pixels: fewer pairs than the lead
+    "mb1ic2ih30iw40oc8kh3kw11",             # 840 pixels: two blocks
+])
+def test_bf16_weight_gradient_taps_along_kw(eng, strm, desc):
+    """bf16 channels-first weight gradients whose tiles run along kw: with
+    bf16 dot products the product with B's first panel packs the tile's
+    pixel pairs as it goes (cydnnl_ukernel_bf16_packing) for the others."""
+    p = parse_desc(desc)
+    r = run_conv(eng, strm, p, dts=(dt.bf16, dt.bf16, dt.f32, dt.bf16),
+                 layouts={"src": tag.nchw, "dst": tag.nchw})
+    _, _, dw, db = expected(p, r)
+    close(r["diff_wei"], dw, 2 ** -8)
+    close(r["diff_bias"], db, 1e-5)
+
+
 @pytest.mark.parametrize("lay", [tag.nhwc, tag.nchw])
 def test_bias_over_two_k_blocks(eng, strm, lay):
     """The forward bias is added with the last block of k (130 x 3 x 3 = 1170

@@ -67,6 +67,12 @@ cdef extern from "kernels/include/gemm_isa.h" nogil:
         # a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16, rows past `rows` zero
         void (*pack_pair_rows)(const uint16_t *a, int64_t rs, const int64_t *off, int64_t kp,
                                int64_t rows, uint32_t *dst, int64_t w) noexcept nogil
+        # pack_pair_rows (rs 1, w mr) inside ukernel_bf16's product with the first
+        # panel of B; ones: a row of bf16 ones after the rows
+        void (*ukernel_bf16_packing)(int64_t kp, const uint16_t *a, const int64_t *off,
+                                     int64_t rows, int ones, uint32_t *dst, const uint32_t *b,
+                                     float *c, int64_t ldc, float alpha,
+                                     float beta) noexcept nogil
         # the same with bf16 A read in place: pair q of row i is
         # a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16, in runs (gemm_kernels.h);
         # bias as ukernel_strided's

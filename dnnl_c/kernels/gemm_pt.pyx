@@ -126,7 +126,7 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
     cdef int64_t ro[MAX_MR]
     cdef prefetch_t pf
     cdef gemm_operand_t a2, b2
-    cdef bint b_in_place, sums_left, ones = False
+    cdef bint b_in_place, sums_left, ones = False, packing = False
     cdef const float *bf = NULL
     cdef float bt
     cdef float *dst
@@ -234,15 +234,18 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                     prefetch_step(&pf, quota)
                     tap_offsets(g, q, rows, ro)
                 if pairs:       # the tile's pairs once for all panels of B
-                    uk.pack_pair_rows(<const uint16_t *>a.ptr + toff[0] + q * rs, rs, org, kp,
-                                      rows, apair, MR)
                     # B's column sums as one more row of the block's first
                     # tile with a spare one: a row of ones (bf16 1.0 pairs)
                     ones = sums_left and rows < MR
-                    if ones:
-                        for p in range(kp):
-                            apair[p * MR + rows] = BF16_ONE_PAIR
-                        sums_left = False
+                    sums_left = sums_left and not ones
+                    # taps side by side: packed by the first panel's product
+                    packing = rs == 1 and uk.ukernel_bf16_packing != NULL
+                    if not packing:
+                        uk.pack_pair_rows(<const uint16_t *>a.ptr + toff[0] + q * rs, rs, org,
+                                          kp, rows, apair, MR)
+                        if ones:
+                            for p in range(kp):
+                                apair[p * MR + rows] = BF16_ONE_PAIR
                 for tj in range(npan):
                     jr = tj * NR
                     cols = n - jr if n - jr < NR else NR
@@ -250,7 +253,11 @@ cdef void gemm_patches_t(const gemm_kernel_t *uk, const gemm_operand_t *a,
                         dst, ld = c + (t + q * ts) * ldc + jr, ts * ldc
                     else:
                         dst, ld = edge, NR
-                    if pairs:
+                    if pairs and packing and tj == 0:
+                        uk.ukernel_bf16_packing(kp, <const uint16_t *>a.ptr + toff[0] + q * rs,
+                                                org, rows, ones, apair, <const uint32_t *>bp2,
+                                                dst, ld, 1.0, bt if dst != edge else 0.0)
+                    elif pairs:
                         uk.ukernel_bf16(kp, apair, <const uint32_t *>bp2 + tj * bstep, dst, ld,
                                         1.0, bt if dst != edge else 0.0, rows + ones)
                     elif across:

@@ -43,6 +43,12 @@ typedef struct {
     /* a tile of bf16 A read in place into a pair panel (cydnnl_pack_pair_rows) */
     void (*pack_pair_rows)(const uint16_t *a, int64_t rs, const int64_t *off, int64_t kp,
                            int64_t rows, uint32_t *dst, int64_t w);
+    /* pack_pair_rows (rs = 1, w = mr) inside ukernel_bf16's product with the
+       first panel of B (cydnnl_ukernel_bf16_packing); ones: a row of bf16 ones
+       after the rows */
+    void (*ukernel_bf16_packing)(int64_t kp, const uint16_t *a, const int64_t *off,
+                                 int64_t rows, int ones, uint32_t *dst, const uint32_t *b,
+                                 float *c, int64_t ldc, float alpha, float beta);
     /* the same with bf16 A read in place (cydnnl_ukernel_bf16_strided); bias
        as ukernel_strided's */
     void (*ukernel_bf16_strided)(int64_t nruns, const int32_t *runs, const uint16_t *a,

@@ -572,6 +572,89 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint
     else
         cydnnl_ukernel_bf16_mr(CYDNNL_MR / 2, kp, a, b, c, ldc, alpha, beta, rows);
 }
+
+/* The product of the first panel of B with a tile of bf16 A read in place
+   (a weight gradient's taps along kw, rows rs = 1 apart, x pairs of pixels:
+   cydnnl_pack_pair_rows' vector case), packing the tile's pair panel for the
+   next panels as it goes, each step CYDNNL_PAIR_AHEAD steps before the
+   product reads it back (w = CYDNNL_MR lanes a step, zero past rows; ones:
+   lane `rows` a pair of bf16 ones, a row of B's column sums). Packed in a
+   pass of its own, the panel took 7-8% of AlexNet conv1's bf16 weight
+   gradient; inside the loop it fills slots the dot products leave. */
+#define CYDNNL_PAIR_AHEAD 8
+CYDNNL_ALWAYS_INLINE void cydnnl_pack_pair_step(const uint16_t *a, const int64_t *off,
+                                                __mmask16 m, uint32_t *dst) {
+    __m512i v = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, a + off[0]));
+    if (off[1] >= 0)
+        v = _mm512_or_si512(v, _mm512_slli_epi32(
+            _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, a + off[1])), 16));
+    _mm512_mask_storeu_epi32(dst, m, v);
+}
+
+/* GCC keeps the accumulators in registers only with nothing else inside the
+   loop but the packing: a vector of ones or C's prefetch there (as
+   cydnnl_ukernel_bf16_mr asks for it, a row a step) spilled them, 1.4x as
+   long. The step's lanes past `rows` are left as they are: their products
+   are never stored. */
+CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_packing_mr(
+        const int mr, int64_t kp, const uint16_t *src, const int64_t *off, int64_t rows,
+        int ones, uint32_t *a, const uint32_t *b, float *c, int64_t ldc, float alpha,
+        float beta) {
+    const __mmask16 m = (__mmask16)((1u << rows) - 1);
+    const int64_t n = rows + (ones != 0);
+    if (ones)
+        for (int64_t q = 0; q < kp; ++q)
+            a[q * CYDNNL_MR + rows] = 0x3f803f80u;
+    __m512 acc[CYDNNL_MR][2];
+    for (int i = 0; i < mr; ++i) {
+        acc[i][0] = _mm512_setzero_ps();
+        acc[i][1] = _mm512_setzero_ps();
+    }
+    for (int64_t q = 0; q < CYDNNL_PAIR_AHEAD && q < kp; ++q)
+        cydnnl_pack_pair_step(src, off + 2 * q, m, a + q * CYDNNL_MR);
+    cydnnl_prefetch_tile(c, ldc, n);
+    for (int64_t p = 0; p < kp; ++p) {
+        if (p + CYDNNL_PAIR_AHEAD < kp)
+            cydnnl_pack_pair_step(src, off + 2 * (p + CYDNNL_PAIR_AHEAD), m,
+                                  a + (p + CYDNNL_PAIR_AHEAD) * CYDNNL_MR);
+        __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
+        __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
+        #pragma GCC unroll 16
+        for (int i = 0; i < mr; ++i) {
+            __m512bh av = (__m512bh)_mm512_set1_epi32((int)a[p * CYDNNL_MR + i]);
+            acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
+            acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+        }
+        b += CYDNNL_NR;
+    }
+    #pragma GCC unroll 16
+    for (int i = 0; i < mr; ++i) {
+        if (i >= n)
+            break;
+        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta,
+                         NULL);
+    }
+}
+
+/* rows + (ones != 0) <= CYDNNL_MR; the tiles' heights as cydnnl_ukernel_bf16's */
+CYDNNL_INLINE void cydnnl_ukernel_bf16_packing(int64_t kp, const uint16_t *src,
+                                               const int64_t *off, int64_t rows, int ones,
+                                               uint32_t *a, const uint32_t *b, float *c,
+                                               int64_t ldc, float alpha, float beta) {
+    const int64_t n = rows + (ones != 0);
+    if (n == CYDNNL_MR)
+        cydnnl_ukernel_bf16_packing_mr(CYDNNL_MR, kp, src, off, rows, ones, a, b, c, ldc, alpha,
+                                       beta);
+    else if (n == CYDNNL_MR - 1)
+        cydnnl_ukernel_bf16_packing_mr(CYDNNL_MR - 1, kp, src, off, rows, ones, a, b, c, ldc,
+                                       alpha, beta);
+    else if (n > CYDNNL_MR / 2)
+        cydnnl_ukernel_bf16_packing_mr(CYDNNL_MR, kp, src, off, rows, ones, a, b, c, ldc, alpha,
+                                       beta);
+    else
+        cydnnl_ukernel_bf16_packing_mr(CYDNNL_MR / 2, kp, src, off, rows, ones, a, b, c, ldc,
+                                       alpha, beta);
+}
 #endif
 
 /* sums[j] += x(p, j) over p < rows, j < n, rows ld apart (f32, or bf16 with

@@ -60,6 +60,12 @@ static void pack_pair_rows(const uint16_t *a, int64_t rs, const int64_t *off, in
     cydnnl_pack_pair_rows(a, rs, off, kp, rows, dst, w);
 }
 
+static void ukernel_bf16_packing(int64_t kp, const uint16_t *a, const int64_t *off,
+                                 int64_t rows, int ones, uint32_t *dst, const uint32_t *b,
+                                 float *c, int64_t ldc, float alpha, float beta) {
+    cydnnl_ukernel_bf16_packing(kp, a, off, rows, ones, dst, b, c, ldc, alpha, beta);
+}
+
 static void pack_rows_bf16(const uint16_t *src, int64_t ld, int64_t rows, int64_t kc,
                            uint32_t *dst, int64_t w) {
     cydnnl_pack_rows_bf16(src, ld, rows, kc, dst, w);
@@ -69,10 +75,10 @@ static void pack_cols_bf16(const uint16_t *src, int64_t ld, int64_t kc, int64_t 
                            uint32_t *dst, int64_t w) {
     cydnnl_pack_cols_bf16(src, ld, kc, n, dst, w);
 }
-#define CYDNNL_PAIRS pack_pairs, ukernel_bf16, pack_pair_rows, ukernel_bf16_strided, \
-    pack_rows_bf16, pack_cols_bf16
+#define CYDNNL_PAIRS pack_pairs, ukernel_bf16, pack_pair_rows, ukernel_bf16_packing, \
+    ukernel_bf16_strided, pack_rows_bf16, pack_cols_bf16
 #else
-#define CYDNNL_PAIRS NULL, NULL, NULL, NULL, NULL, NULL
+#define CYDNNL_PAIRS NULL, NULL, NULL, NULL, NULL, NULL, NULL
 #endif
 
 static void pack_rows(const float *src, int64_t ld, int64_t rows, int64_t kc, float *dst,
