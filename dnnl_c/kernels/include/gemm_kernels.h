@@ -449,39 +449,6 @@ CYDNNL_INLINE void cydnnl_pack_cols_bf16(const uint16_t *CYDNNL_RESTRICT src, in
         }
 }
 
-/* c[rows x NR] = alpha * a . b + beta * c over kp pairs of k, rows <= mr. */
-CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, int64_t kp, const uint32_t *a,
-                                                 const uint32_t *b, float *c, int64_t ldc,
-                                                 float alpha, float beta, int64_t rows) {
-    __m512 acc[CYDNNL_MR][2];
-    for (int i = 0; i < mr; ++i) {
-        acc[i][0] = _mm512_setzero_ps();
-        acc[i][1] = _mm512_setzero_ps();
-    }
-    for (int64_t p = 0; p < kp; ++p) {
-        if (p < rows)   /* C's rows one a step (all before the loop, their misses
-                           queued at each tile's start) */
-            cydnnl_prefetch_tile(c + p * ldc, ldc, 1);
-        __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
-        __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
-        #pragma GCC unroll 16
-        for (int i = 0; i < mr; ++i) {
-            __m512bh av = (__m512bh)_mm512_set1_epi32((int)a[i]);
-            acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
-            acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
-        }
-        a += CYDNNL_MR;
-        b += CYDNNL_NR;
-    }
-    #pragma GCC unroll 16
-    for (int i = 0; i < mr; ++i) {
-        if (i >= rows)
-            break;
-        cydnnl_store_row(c + i * ldc, (cydnnl_vf)acc[i][0], (cydnnl_vf)acc[i][1], alpha, beta,
-                         NULL);
-    }
-}
-
 /* bf16 A read in place, as cydnnl_ukernel_strided reads f32: pair q of row i
    is a[i * rs + off[2q]] | a[i * rs + off[2q + 1]] << 16 (off[2q + 1] < 0:
    zero). The pairs come in runs: runs[r] = n > 0 is n pairs whose halves are
@@ -557,28 +524,13 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16_strided(int64_t nruns, const int32_t *run
 }
 #undef CYDNNL_BF16_STRIDED_CASE
 
-CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b,
-                                       float *c, int64_t ldc, float alpha, float beta,
-                                       int64_t rows) {
-    /* a whole tile with its row count a constant: the stores then need no
-       spilled accumulators, whose stores (and their zeroing before the
-       loop) stalled each tile's start on the full store queue */
-    if (rows == CYDNNL_MR)
-        cydnnl_ukernel_bf16_mr(CYDNNL_MR, kp, a, b, c, ldc, alpha, beta, CYDNNL_MR);
-    else if (rows == CYDNNL_MR - 1)  /* a weight gradient's 11 taps of kw = 11 */
-        cydnnl_ukernel_bf16_mr(CYDNNL_MR - 1, kp, a, b, c, ldc, alpha, beta, CYDNNL_MR - 1);
-    else if (rows > CYDNNL_MR / 2)
-        cydnnl_ukernel_bf16_mr(CYDNNL_MR, kp, a, b, c, ldc, alpha, beta, rows);
-    else
-        cydnnl_ukernel_bf16_mr(CYDNNL_MR / 2, kp, a, b, c, ldc, alpha, beta, rows);
-}
-
 /* The product of the first panel of B with a tile of bf16 A read in place
    (a weight gradient's taps along kw, rows rs = 1 apart, x pairs of pixels:
    cydnnl_pack_pair_rows' vector case), packing the tile's pair panel for the
    next panels as it goes, each step CYDNNL_PAIR_AHEAD steps before the
-   product reads it back (w = CYDNNL_MR lanes a step, zero past rows; ones:
-   lane `rows` a pair of bf16 ones, a row of B's column sums). Packed in a
+   product reads it back (CYDNNL_MR lanes a step, those past the tile's rows
+   as they were; ones: lane `rows` a pair of bf16 ones, a row of B's column
+   sums). Packed in a
    pass of its own, the panel took 7-8% of AlexNet conv1's bf16 weight
    gradient; inside the loop it fills slots the dot products leave. */
 #define CYDNNL_PAIR_AHEAD 8
@@ -591,32 +543,34 @@ CYDNNL_ALWAYS_INLINE void cydnnl_pack_pair_step(const uint16_t *a, const int64_t
     _mm512_mask_storeu_epi32(dst, m, v);
 }
 
-/* GCC keeps the accumulators in registers only with nothing else inside the
-   loop but the packing: a vector of ones or C's prefetch there (as
-   cydnnl_ukernel_bf16_mr asks for it, a row a step) spilled them, 1.4x as
-   long. The step's lanes past `rows` are left as they are: their products
-   are never stored. */
-CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_packing_mr(
-        const int mr, int64_t kp, const uint16_t *src, const int64_t *off, int64_t rows,
-        int ones, uint32_t *a, const uint32_t *b, float *c, int64_t ldc, float alpha,
-        float beta) {
-    const __mmask16 m = (__mmask16)((1u << rows) - 1);
-    const int64_t n = rows + (ones != 0);
-    if (ones)
-        for (int64_t q = 0; q < kp; ++q)
-            a[q * CYDNNL_MR + rows] = 0x3f803f80u;
+/* c[n x NR] = alpha * a . b + beta * c over kp pairs of k, n <= mr. packing
+   (a constant): a is the panel cydnnl_ukernel_bf16_packing fills from src
+   at off (lanes m), each step CYDNNL_PAIR_AHEAD steps before its product;
+   C's rows are then asked for before the loop, not a row a step as
+   otherwise (all at once queued their misses at each tile's start): with
+   anything but the packing inside the loop GCC spilled the accumulators
+   (1.4x as long). */
+CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_mr(const int mr, const int packing, int64_t kp,
+                                                 uint32_t *a, const uint32_t *b, float *c,
+                                                 int64_t ldc, float alpha, float beta,
+                                                 int64_t n, const uint16_t *src,
+                                                 const int64_t *off, __mmask16 m) {
     __m512 acc[CYDNNL_MR][2];
     for (int i = 0; i < mr; ++i) {
         acc[i][0] = _mm512_setzero_ps();
         acc[i][1] = _mm512_setzero_ps();
     }
-    for (int64_t q = 0; q < CYDNNL_PAIR_AHEAD && q < kp; ++q)
-        cydnnl_pack_pair_step(src, off + 2 * q, m, a + q * CYDNNL_MR);
-    cydnnl_prefetch_tile(c, ldc, n);
+    if (packing) {
+        for (int64_t q = 0; q < CYDNNL_PAIR_AHEAD && q < kp; ++q)
+            cydnnl_pack_pair_step(src, off + 2 * q, m, a + q * CYDNNL_MR);
+        cydnnl_prefetch_tile(c, ldc, n);
+    }
     for (int64_t p = 0; p < kp; ++p) {
-        if (p + CYDNNL_PAIR_AHEAD < kp)
+        if (packing && p + CYDNNL_PAIR_AHEAD < kp)
             cydnnl_pack_pair_step(src, off + 2 * (p + CYDNNL_PAIR_AHEAD), m,
                                   a + (p + CYDNNL_PAIR_AHEAD) * CYDNNL_MR);
+        if (!packing && p < n)
+            cydnnl_prefetch_tile(c + p * ldc, ldc, 1);
         __m512bh b0 = (__m512bh)_mm512_loadu_si512(b);
         __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + 16);
         #pragma GCC unroll 16
@@ -636,24 +590,52 @@ CYDNNL_ALWAYS_INLINE void cydnnl_ukernel_bf16_packing_mr(
     }
 }
 
-/* rows + (ones != 0) <= CYDNNL_MR; the tiles' heights as cydnnl_ukernel_bf16's */
+CYDNNL_INLINE void cydnnl_ukernel_bf16(int64_t kp, const uint32_t *a, const uint32_t *b,
+                                       float *c, int64_t ldc, float alpha, float beta,
+                                       int64_t rows) {
+    /* a whole tile with its row count a constant: the stores then need no
+       spilled accumulators, whose stores (and their zeroing before the
+       loop) stalled each tile's start on the full store queue (a is only
+       read: packing 0) */
+    uint32_t *ap = (uint32_t *)a;
+    if (rows == CYDNNL_MR)
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR, 0, kp, ap, b, c, ldc, alpha, beta, CYDNNL_MR, NULL,
+                               NULL, 0);
+    else if (rows == CYDNNL_MR - 1)  /* a weight gradient's 11 taps of kw = 11 */
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR - 1, 0, kp, ap, b, c, ldc, alpha, beta, CYDNNL_MR - 1,
+                               NULL, NULL, 0);
+    else if (rows > CYDNNL_MR / 2)
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR, 0, kp, ap, b, c, ldc, alpha, beta, rows, NULL, NULL, 0);
+    else
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR / 2, 0, kp, ap, b, c, ldc, alpha, beta, rows, NULL, NULL,
+                               0);
+}
+
+/* rows + (ones != 0) <= CYDNNL_MR. Tiles of MR or MR - 1 rows only: with a
+   height known at run time GCC kept the accumulators of the packing loop in
+   memory; others are packed first (cydnnl_pack_pair_rows). The step's lanes
+   past `rows` are left as they are (their products are never stored); the
+   ones are put before the loop (a vector of them took a register the
+   accumulators needed). */
 CYDNNL_INLINE void cydnnl_ukernel_bf16_packing(int64_t kp, const uint16_t *src,
                                                const int64_t *off, int64_t rows, int ones,
                                                uint32_t *a, const uint32_t *b, float *c,
                                                int64_t ldc, float alpha, float beta) {
+    const __mmask16 m = (__mmask16)((1u << rows) - 1);
     const int64_t n = rows + (ones != 0);
+    if (n < CYDNNL_MR - 1)
+        cydnnl_pack_pair_rows(src, 1, off, kp, rows, a, CYDNNL_MR);
+    if (ones)
+        for (int64_t q = 0; q < kp; ++q)
+            a[q * CYDNNL_MR + rows] = 0x3f803f80u;
     if (n == CYDNNL_MR)
-        cydnnl_ukernel_bf16_packing_mr(CYDNNL_MR, kp, src, off, rows, ones, a, b, c, ldc, alpha,
-                                       beta);
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR, 1, kp, a, b, c, ldc, alpha, beta, CYDNNL_MR, src, off,
+                               m);
     else if (n == CYDNNL_MR - 1)
-        cydnnl_ukernel_bf16_packing_mr(CYDNNL_MR - 1, kp, src, off, rows, ones, a, b, c, ldc,
-                                       alpha, beta);
-    else if (n > CYDNNL_MR / 2)
-        cydnnl_ukernel_bf16_packing_mr(CYDNNL_MR, kp, src, off, rows, ones, a, b, c, ldc, alpha,
-                                       beta);
+        cydnnl_ukernel_bf16_mr(CYDNNL_MR - 1, 1, kp, a, b, c, ldc, alpha, beta, CYDNNL_MR - 1,
+                               src, off, m);
     else
-        cydnnl_ukernel_bf16_packing_mr(CYDNNL_MR / 2, kp, src, off, rows, ones, a, b, c, ldc,
-                                       alpha, beta);
+        cydnnl_ukernel_bf16(kp, a, b, c, ldc, alpha, beta, n);
 }
 #endif
 
