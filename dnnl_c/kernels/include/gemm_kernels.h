@@ -530,9 +530,9 @@ CYDNNL_INLINE void cydnnl_ukernel_bf16_strided(int64_t nruns, const int32_t *run
    next panels as it goes, each step CYDNNL_PAIR_AHEAD steps before the
    product reads it back (CYDNNL_MR lanes a step, those past the tile's rows
    as they were; ones: lane `rows` a pair of bf16 ones, a row of B's column
-   sums). Packed in a
-   pass of its own, the panel took 7-8% of AlexNet conv1's bf16 weight
-   gradient; inside the loop it fills slots the dot products leave. */
+   sums). Packed in a pass of its own, the panel took 7-8% of AlexNet
+   conv1's bf16 weight gradient; inside the loop it fills slots the dot
+   products leave. */
 #define CYDNNL_PAIR_AHEAD 8
 CYDNNL_ALWAYS_INLINE void cydnnl_pack_pair_step(const uint16_t *a, const int64_t *off,
                                                 __mmask16 m, uint32_t *dst) {
