@@ -355,14 +355,18 @@ def test_bf16_weight_gradient_groups(eng, strm, desc, lay):
     "mb2ic2ih3iw12oc5kh1kw4",               # 27 pixels: 14 pairs, few past the lead
     "mb1ic2ih2iw6oc3kh1kw4",                # 6 pixels: fewer pairs than the lead
     "mb1ic2ih30iw40oc8kh3kw11",             # 840 pixels: two blocks
+    "mb2ic11ih6iw7oc20kh2kw2",              # channels-last: 11 channels and the bias row
+    "mb1ic24ih9iw9oc9kh3kw3",               # channels-last: tiles of 12 channels
 ])
-def test_bf16_weight_gradient_taps_along_kw(eng, strm, desc):
-    """bf16 channels-first weight gradients whose tiles run along kw: with
-    bf16 dot products the product with B's first panel packs the tile's
-    pixel pairs as it goes (cydnnl_ukernel_bf16_packing) for the others."""
+@pytest.mark.parametrize("lay", [tag.nchw, tag.nhwc])
+def test_bf16_weight_gradient_side_by_side_taps(eng, strm, desc, lay):
+    """bf16 weight gradients whose tiles run along taps side by side in src
+    (kw channels-first, the channels channels-last): with bf16 dot products
+    the product with B's first panel packs the tile's pixel pairs as it goes
+    (cydnnl_ukernel_bf16_packing) for the others."""
     p = parse_desc(desc)
     r = run_conv(eng, strm, p, dts=(dt.bf16, dt.bf16, dt.f32, dt.bf16),
-                 layouts={"src": tag.nchw, "dst": tag.nchw})
+                 layouts={"src": lay, "dst": lay})
     _, _, dw, db = expected(p, r)
     close(r["diff_wei"], dw, 2 ** -8)
     close(r["diff_bias"], db, 1e-5)
