@@ -349,21 +349,21 @@ def test_bf16_weight_gradient_groups(eng, strm, desc, lay):
 
 @pytest.mark.parametrize("desc", [
     "mb2ic3ih35iw39oc40kh11kw11sh4sw4",     # AlexNet conv1's 11 taps a tile
-    "mb1ic2ih9iw13oc33kh3kw5",              # 5 taps (half-height tiles), 63 pixels: odd
+    "mb2ic2ih9iw13oc33kh3kw5",              # 5 taps (half-height tiles), 63 pixels: odd
     "mb3ic1ih12iw20oc17kh2kw7sw2",          # 7 taps and the bias row: 8 of 12 rows
     "mb2ic1ih5iw30oc16kh2kw12",             # 12 taps: whole tiles, no row for the bias
-    "mb2ic2ih3iw12oc5kh1kw4",               # 27 pixels: 14 pairs, few past the lead
-    "mb1ic2ih2iw6oc3kh1kw4",                # 6 pixels: fewer pairs than the lead
-    "mb1ic2ih30iw40oc8kh3kw11",             # 840 pixels: two blocks
+    "mb2ic1ih3iw21oc5kh1kw11",              # 33 pixels: 17 pairs, few past the lead, odd
+    "mb2ic1ih2iw12oc3kh1kw11",              # 4 pixels: fewer pairs than the lead
+    "mb2ic2ih30iw40oc8kh3kw11",             # 840 pixels: two blocks
     "mb2ic11ih6iw7oc20kh2kw2",              # channels-last: 11 channels and the bias row
-    "mb1ic24ih9iw9oc9kh3kw3",               # channels-last: tiles of 12 channels
+    "mb2ic24ih9iw9oc9kh3kw3",               # channels-last: tiles of 12 channels
 ])
 @pytest.mark.parametrize("lay", [tag.nchw, tag.nhwc])
 def test_bf16_weight_gradient_side_by_side_taps(eng, strm, desc, lay):
     """bf16 weight gradients whose tiles run along taps side by side in src
-    (kw channels-first, the channels channels-last): with bf16 dot products
-    the product with B's first panel packs the tile's pixel pairs as it goes
-    (cydnnl_ukernel_bf16_packing) for the others."""
+    (kw channels-first, the channels channels-last), an image a thread: with
+    bf16 dot products the product with B's first panel packs the tile's
+    pixel pairs as it goes (cydnnl_ukernel_bf16_packing) for the others."""
     p = parse_desc(desc)
     r = run_conv(eng, strm, p, dts=(dt.bf16, dt.bf16, dt.f32, dt.bf16),
                  layouts={"src": lay, "dst": lay})
