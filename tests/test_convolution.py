@@ -332,6 +332,17 @@ def test_diff_bias_layouts(eng, strm, dts, mb, lay):
     close(r["diff_bias"], db, 1e-5)
 
 
+def check_bf16_weight_gradient(eng, strm, desc, lay):
+    """bf16 src and diff_dst in layout lay: diff_weights and diff_bias
+    against NumPy."""
+    p = parse_desc(desc)
+    r = run_conv(eng, strm, p, dts=(dt.bf16, dt.bf16, dt.f32, dt.bf16),
+                 layouts={"src": lay, "dst": lay})
+    _, _, dw, db = expected(p, r)
+    close(r["diff_wei"], dw, 2 ** -8)
+    close(r["diff_bias"], db, 1e-5)
+
+
 @pytest.mark.parametrize("desc", ["g3mb3ic6ih9iw11oc9kh3kw3sw2ph1pw1",
                                   "g2mb1ic4ih7iw9oc6kh3kw5ph1pw2"])
 @pytest.mark.parametrize("lay", [tag.nhwc, tag.nchw])
@@ -339,12 +350,7 @@ def test_bf16_weight_gradient_groups(eng, strm, desc, lay):
     """bf16 src and diff_dst of a grouped weight gradient: read as pairs with
     bf16 dot products, else widened an image at a time (each group's
     channels inside the widened image; mb3: per thread, mb1: once)."""
-    p = parse_desc(desc)
-    r = run_conv(eng, strm, p, dts=(dt.bf16, dt.bf16, dt.f32, dt.bf16),
-                 layouts={"src": lay, "dst": lay})
-    _, _, dw, db = expected(p, r)
-    close(r["diff_wei"], dw, 2 ** -8)
-    close(r["diff_bias"], db, 1e-5)
+    check_bf16_weight_gradient(eng, strm, desc, lay)
 
 
 @pytest.mark.parametrize("desc", [
@@ -364,12 +370,7 @@ def test_bf16_weight_gradient_side_by_side_taps(eng, strm, desc, lay):
     (kw channels-first, the channels channels-last), an image a thread: with
     bf16 dot products the product with B's first panel packs the tile's
     pixel pairs as it goes (cydnnl_ukernel_bf16_packing) for the others."""
-    p = parse_desc(desc)
-    r = run_conv(eng, strm, p, dts=(dt.bf16, dt.bf16, dt.f32, dt.bf16),
-                 layouts={"src": lay, "dst": lay})
-    _, _, dw, db = expected(p, r)
-    close(r["diff_wei"], dw, 2 ** -8)
-    close(r["diff_bias"], db, 1e-5)
+    check_bf16_weight_gradient(eng, strm, desc, lay)
 
 
 @pytest.mark.parametrize("lay", [tag.nhwc, tag.nchw])
