@@ -11,7 +11,11 @@ the example calls) and likewise every execute; one iteration is the second
 run's execute time minus the first's, over K. oneDNN's: its programs
 (../shared/reference, the ones we port) built here with gcc against
 ONEDNN_PREFIX, linked with footprint/rss_probe.c, and run with
-ONEDNN_VERBOSE=profile (its creation and execution times, for comparison).
+ONEDNN_VERBOSE=profile (its creation and execution times, for comparison);
+the CNN programs, whose training loops count n_iter, are built again with 1
+and 1 + K iterations, and their executes' difference over K is one iteration
+of oneDNN's own chain of steps, to set against ours (the LSTM's program runs
+its steps once: none there).
 
     ONEDNN_PREFIX=/tmp/onednn32 PYTHONPATH=. python benchmarks/bench_footprint.py [--json F]
 """
@@ -123,13 +127,26 @@ def run_child(path, n_iter, env):
 
 # -- oneDNN's programs
 
-def build_reference(prefix, source, workdir):
-    """oneDNN's program built against prefix, or None (its compiler's error)."""
+# a program's training loop count, where it has one (the LSTM's runs once)
+N_ITER = re.compile(r"int n_iter = \d+;")
+
+
+def build_reference(prefix, source, workdir, n_iter=None):
+    """oneDNN's program built against prefix, or None (its compiler's error);
+    with n_iter, a copy whose training loop runs that many times."""
+    path = os.path.join(REFERENCE, source)
     exe = os.path.join(workdir, os.path.splitext(source)[0])
+    if n_iter is not None:
+        with open(path) as f:
+            text = N_ITER.sub("int n_iter = %d;" % n_iter, f.read(), count=1)
+        exe += "_%d" % n_iter
+        path = exe + os.path.splitext(source)[1]
+        with open(path, "w") as f:
+            f.write(text)
     fp = os.path.join(HERE, "footprint")
     cpp = source.endswith(".cpp")
     cmd = (["g++" if cpp else "gcc", "-O2", "-I" + fp, "-I" + os.path.join(prefix, "include"),
-            os.path.join(REFERENCE, source)] + (["-x", "c"] if cpp else [])
+            path] + (["-x", "c"] if cpp else [])
            + [os.path.join(fp, "rss_probe.c")] + (["-x", "none"] if cpp else [])
            + ["-L" + os.path.join(prefix, "lib"), "-Wl,-rpath," + os.path.join(prefix, "lib"),
               "-ldnnl", "-Wl,--wrap=dnnl_engine_create", "-o", exe])
@@ -169,6 +186,25 @@ def iteration(one, more):
     return sums[len(sums) // 2] if m > 0 and sums else float("nan")
 
 
+def reference_iteration(prefix, source, workdir, env):
+    """One iteration of oneDNN's program, as ours is counted: its executes'
+    time with 1 + MORE loop iterations minus that with 1, over MORE (the
+    examples' real chain of steps, each reading the one before's output);
+    None where the program has no loop or no implementation here."""
+    with open(os.path.join(REFERENCE, source)) as f:
+        if not N_ITER.search(f.read()):
+            return None
+    runs = []
+    for n in (1, 1 + MORE):
+        exe, error = build_reference(prefix, source, workdir, n)
+        if exe is None:
+            raise RuntimeError(error)
+        runs.append(run_reference(exe, env))
+    if any(r["unimplemented"] for r in runs):
+        return None
+    return (runs[1]["execute_s"] - runs[0]["execute_s"]) / MORE
+
+
 def measure(env):
     prefix = os.environ.get("ONEDNN_PREFIX", "")
     results = []
@@ -176,13 +212,15 @@ def measure(env):
         for name, port, source in EXAMPLES:
             one, more = run_child(port, 1, env), run_child(port, 1 + MORE, env)
             row = {"example": name, "ours_iteration_s": iteration(one, more),
-                   "onednn": None, "onednn_error": None}
+                   "onednn": None, "onednn_error": None, "onednn_iteration_s": None}
             one.pop("executes")
             row["ours"] = one
             if prefix:
                 exe, error = build_reference(prefix, source, workdir)
                 try:
                     row["onednn"] = run_reference(exe, env) if exe else None
+                    row["onednn_iteration_s"] = reference_iteration(prefix, source, workdir,
+                                                                    env)
                 except RuntimeError as e:
                     error = str(e)
                 row["onednn_error"] = error
@@ -196,19 +234,23 @@ def mib(kb):
 
 def show(results):
     """The table's lines."""
-    lines = ["%-18s %9s %9s %7s %10s %10s %7s %10s" % (
+    lines = ["%-18s %9s %9s %7s %10s %10s %7s %10s %11s %7s" % (
         "example", "create", "iter", "c/iter", "ours MiB", "oneDNN MiB", "ratio",
-        "oneDNN create")]
+        "oneDNN create", "oneDNN iter", "speed")]
     for r in results:
         ours, ref = r["ours"], r["onednn"]
         inc = mib(ours["peak_kb"] - ours["base_kb"])
         ref_inc = mib(ref["peak_kb"] - ref["base_kb"]) if ref else None
-        lines.append("%-18s %7.1fms %7.1fms %7.2f %10.1f %10s %7s %10s" % (
+        ref_iter = r.get("onednn_iteration_s")
+        lines.append("%-18s %7.1fms %7.1fms %7.2f %10.1f %10s %7s %10s %11s %7s" % (
             r["example"], ours["create_s"] * 1e3, r["ours_iteration_s"] * 1e3,
             ours["create_s"] / r["ours_iteration_s"] if r["ours_iteration_s"] > 0 else 0,
             inc, "%.1f" % ref_inc if ref else "-",
             "%.2f" % (inc / ref_inc) if ref and ref_inc > 0 else "-",
-            "%.1fms" % (ref["create_s"] * 1e3) if ref else "-"))
+            "%.1fms" % (ref["create_s"] * 1e3) if ref else "-",
+            "%.1fms" % (ref_iter * 1e3) if ref_iter else "-",
+            "%.2fx" % (ref_iter / r["ours_iteration_s"])
+            if ref_iter and r["ours_iteration_s"] > 0 else "-"))
         if r["onednn_error"]:
             lines.append("    oneDNN's program: %s" % r["onednn_error"])
         elif ref and ref["unimplemented"]:
@@ -216,7 +258,8 @@ def show(results):
     lines.append("create: our primitive descriptors and primitives, wall time summed; iter: "
                  "one iteration's executes (goal: create < iter); MiB: peak RSS over the RSS "
                  "after the imports (ours) or at engine creation (oneDNN's program; goal: "
-                 "ratio <= 1.2)")
+                 "ratio <= 1.2); oneDNN iter: one iteration of its program's loop (1 + %d "
+                 "runs less 1, over %d; '-': it has none), speed: its time / ours" % (MORE, MORE))
     return lines
 
 
