@@ -13,9 +13,10 @@ run's execute time minus the first's, over K. oneDNN's: its programs
 ONEDNN_PREFIX, linked with footprint/rss_probe.c, and run with
 ONEDNN_VERBOSE=profile (its creation and execution times, for comparison);
 the CNN programs, whose training loops count n_iter, are built again with 1
-and 1 + K iterations, and their executes' difference over K is one iteration
-of oneDNN's own chain of steps, to set against ours (the LSTM's program runs
-its steps once: none there).
+and 1 + K iterations, and one iteration of oneDNN's own chain of steps is
+counted from their executes' verbose times as ours is; then each step's
+median time in the two programs' loops, ours again with ONEDNN_VERBOSE=profile
+(the LSTM's program runs its steps once: none there).
 
     ONEDNN_PREFIX=/tmp/onednn32 PYTHONPATH=. python benchmarks/bench_footprint.py [--json F]
 """
@@ -121,8 +122,31 @@ def run_child(path, n_iter, env):
                           str(n_iter)], env=env, capture_output=True, text=True, timeout=1800)
     for line in out.stdout.splitlines():
         if line.startswith("FOOTPRINT "):
-            return json.loads(line[len("FOOTPRINT "):])
+            got = json.loads(line[len("FOOTPRINT "):])
+            got["stdout"] = out.stdout
+            return got
     raise RuntimeError("%s: %s" % (path, (out.stdout + out.stderr).strip()[-500:]))
+
+
+def verbose_steps(text):
+    """step -> median seconds over the loop's iterations after the first,
+    from ONEDNN_VERBOSE=profile's exec lines (ours and oneDNN 3.2's: kind,
+    propagation, shape, and for a reorder whether it leaves or reaches the
+    user's plain layout, which tells the examples' reorders apart). The
+    steps in the order they first ran."""
+    times = {}
+    for line in text.splitlines():
+        f = line.split(",")
+        if not line.startswith("onednn_verbose") or "exec" not in f[:5] or len(f) < 9:
+            continue
+        i = f.index("exec")
+        kind, prop, mds = f[i + 2], f[i + 4], f[i + 5]
+        step = "%s %s %s" % (kind, prop, f[-2])
+        if kind == "reorder":
+            src = mds.split(" ")[0]
+            step += " from plain" if re.search(r"[:_]ab(cd)?:", src) else " to plain"
+        times.setdefault(step, []).append(float(f[-1]) / 1e3)
+    return {k: sorted(v[1:])[len(v[1:]) // 2] for k, v in times.items() if len(v) > 1}
 
 
 # -- oneDNN's programs
@@ -163,14 +187,18 @@ def run_reference(exe, env):
     if out.returncode or not got:
         raise RuntimeError("%s: %s" % (exe, (out.stdout + out.stderr).strip()[-500:]))
     times = {"create": 0.0, "exec": 0.0}
+    executes = []
     for line in out.stdout.splitlines():
         fields = line.split(",")
         if line.startswith("onednn_verbose") and len(fields) > 3:
             kind = fields[1].split(":")[0]
             if kind in times:
                 times[kind] += float(fields[-1]) / 1e3
+            if kind == "exec":
+                executes.append(float(fields[-1]) / 1e3)
     return {"base_kb": int(got.group(1)), "peak_kb": int(got.group(2)),
-            "create_s": times["create"], "execute_s": times["exec"],
+            "create_s": times["create"], "execute_s": times["exec"], "executes": executes,
+            "steps": verbose_steps(out.stdout),
             "unimplemented": "No implementation" in out.stdout
                              or "No bf16" in out.stdout}
 
@@ -187,13 +215,14 @@ def iteration(one, more):
 
 
 def reference_iteration(prefix, source, workdir, env):
-    """One iteration of oneDNN's program, as ours is counted: its executes'
-    time with 1 + MORE loop iterations minus that with 1, over MORE (the
-    examples' real chain of steps, each reading the one before's output);
-    None where the program has no loop or no implementation here."""
+    """One iteration of oneDNN's program, counted as ours is (iteration():
+    its loop run 1 and 1 + MORE times, each execute's time from its
+    verbose lines; the examples' real chain of steps, each reading the one
+    before's output), and its steps' medians (verbose_steps); None and {}
+    where the program has no loop or no implementation here."""
     with open(os.path.join(REFERENCE, source)) as f:
         if not N_ITER.search(f.read()):
-            return None
+            return None, {}
     runs = []
     for n in (1, 1 + MORE):
         exe, error = build_reference(prefix, source, workdir, n)
@@ -201,8 +230,8 @@ def reference_iteration(prefix, source, workdir, env):
             raise RuntimeError(error)
         runs.append(run_reference(exe, env))
     if any(r["unimplemented"] for r in runs):
-        return None
-    return (runs[1]["execute_s"] - runs[0]["execute_s"]) / MORE
+        return None, {}
+    return iteration(runs[0], runs[1]), runs[1]["steps"]
 
 
 def measure(env):
@@ -212,15 +241,31 @@ def measure(env):
         for name, port, source in EXAMPLES:
             one, more = run_child(port, 1, env), run_child(port, 1 + MORE, env)
             row = {"example": name, "ours_iteration_s": iteration(one, more),
-                   "onednn": None, "onednn_error": None, "onednn_iteration_s": None}
+                   "onednn": None, "onednn_error": None, "onednn_iteration_s": None,
+                   "steps": None}
             one.pop("executes")
+            one.pop("stdout")
             row["ours"] = one
+            ours_steps = None
+            if N_ITER.search(open(os.path.join(REFERENCE, source)).read()):
+                # the same run again with every execute's time printed (the
+                # printing would count in the iteration above)
+                ours_steps = verbose_steps(run_child(port, 1 + MORE, dict(
+                    env, ONEDNN_VERBOSE="profile"))["stdout"])
             if prefix:
                 exe, error = build_reference(prefix, source, workdir)
                 try:
                     row["onednn"] = run_reference(exe, env) if exe else None
-                    row["onednn_iteration_s"] = reference_iteration(prefix, source, workdir,
-                                                                    env)
+                    if row["onednn"]:
+                        row["onednn"].pop("executes")
+                    row["onednn_iteration_s"], ref_steps = reference_iteration(
+                        prefix, source, workdir, env)
+                    if ours_steps and ref_steps:
+                        # ours' steps in their order, then oneDNN's that ours lacks
+                        row["steps"] = [
+                            {"step": k, "ours_s": ours_steps.get(k), "onednn_s": ref_steps.get(k)}
+                            for k in list(ours_steps) + [k for k in ref_steps
+                                                         if k not in ours_steps]]
                 except RuntimeError as e:
                     error = str(e)
                 row["onednn_error"] = error
@@ -255,11 +300,22 @@ def show(results):
             lines.append("    oneDNN's program: %s" % r["onednn_error"])
         elif ref and ref["unimplemented"]:
             lines.append("    oneDNN's program: no implementation on this CPU (it exits early)")
+    for r in results:
+        if not r.get("steps"):
+            continue
+        lines.append("%s, each step in the example's own order (ONEDNN_VERBOSE=profile, "
+                     "medians over %d iterations):" % (r["example"], MORE))
+        ms = lambda t: "%.3f" % (t * 1e3) if t is not None else "none"  # noqa: E731
+        for st in r["steps"]:
+            o, d = st["ours_s"], st["onednn_s"]
+            lines.append("    %-62s %8s %8s %7s" % (
+                st["step"][:62], ms(o), ms(d), "%.2fx" % (d / o) if o and d else "-"))
     lines.append("create: our primitive descriptors and primitives, wall time summed; iter: "
                  "one iteration's executes (goal: create < iter); MiB: peak RSS over the RSS "
                  "after the imports (ours) or at engine creation (oneDNN's program; goal: "
-                 "ratio <= 1.2); oneDNN iter: one iteration of its program's loop (1 + %d "
-                 "runs less 1, over %d; '-': it has none), speed: its time / ours" % (MORE, MORE))
+                 "ratio <= 1.2); oneDNN iter: one iteration of its program's loop, counted "
+                 "as ours ('-': it has none), speed: its time / ours; steps: our ms, oneDNN's "
+                 "program's ms, its / ours ('none': that program runs no such step)")
     return lines
 
 
