@@ -155,6 +155,11 @@ def verbose_steps(text):
 N_ITER = re.compile(r"int n_iter = \d+;")
 
 
+def has_loop(source):
+    with open(os.path.join(REFERENCE, source)) as f:
+        return N_ITER.search(f.read()) is not None
+
+
 def build_reference(prefix, source, workdir, n_iter=None):
     """oneDNN's program built against prefix, or None (its compiler's error);
     with n_iter, a copy whose training loop runs that many times."""
@@ -220,9 +225,8 @@ def reference_iteration(prefix, source, workdir, env):
     verbose lines; the examples' real chain of steps, each reading the one
     before's output), and its steps' medians (verbose_steps); None and {}
     where the program has no loop or no implementation here."""
-    with open(os.path.join(REFERENCE, source)) as f:
-        if not N_ITER.search(f.read()):
-            return None, {}
+    if not has_loop(source):
+        return None, {}
     runs = []
     for n in (1, 1 + MORE):
         exe, error = build_reference(prefix, source, workdir, n)
@@ -246,13 +250,13 @@ def measure(env):
             one.pop("executes")
             one.pop("stdout")
             row["ours"] = one
-            ours_steps = None
-            if N_ITER.search(open(os.path.join(REFERENCE, source)).read()):
-                # the same run again with every execute's time printed (the
-                # printing would count in the iteration above)
-                ours_steps = verbose_steps(run_child(port, 1 + MORE, dict(
-                    env, ONEDNN_VERBOSE="profile"))["stdout"])
             if prefix:
+                ours_steps = None
+                if has_loop(source):
+                    # the same run again with every execute's time printed
+                    # (the printing would count in the iteration above)
+                    ours_steps = verbose_steps(run_child(port, 1 + MORE, dict(
+                        env, ONEDNN_VERBOSE="profile"))["stdout"])
                 exe, error = build_reference(prefix, source, workdir)
                 try:
                     row["onednn"] = run_reference(exe, env) if exe else None
