@@ -128,18 +128,31 @@ def run_child(path, n_iter, env):
     raise RuntimeError("%s: %s" % (path, (out.stdout + out.stderr).strip()[-500:]))
 
 
+def verbose_lines(text):
+    """(what, fields, i) of each ONEDNN_VERBOSE=profile line that times a
+    creation or an execution: what is "create" or "exec", fields[i] its
+    field (oneDNN 3.2's lines have it second, ours and 3.13's fourth after
+    "v1,primitive"); the time in ms is the last field."""
+    for line in text.splitlines():
+        if not line.startswith("onednn_verbose"):
+            continue
+        f = line.split(",")
+        for i in range(1, min(len(f), 5)):
+            what = f[i].split(":")[0]
+            if what in ("create", "exec"):
+                yield what, f, i
+                break
+
+
 def verbose_steps(text):
     """step -> median seconds over the loop's iterations after the first,
-    from ONEDNN_VERBOSE=profile's exec lines (ours and oneDNN 3.2's: kind,
-    propagation, shape, and for a reorder whether it leaves or reaches the
-    user's plain layout, which tells the examples' reorders apart). The
-    steps in the order they first ran."""
+    from the exec lines (kind, propagation, shape, and for a reorder whether
+    it leaves or reaches the user's plain layout, which tells the examples'
+    reorders apart). The steps in the order they first ran."""
     times = {}
-    for line in text.splitlines():
-        f = line.split(",")
-        if not line.startswith("onednn_verbose") or "exec" not in f[:5] or len(f) < 9:
+    for what, f, i in verbose_lines(text):
+        if what != "exec" or len(f) < i + 7:
             continue
-        i = f.index("exec")
         kind, prop, mds = f[i + 2], f[i + 4], f[i + 5]
         step = "%s %s %s" % (kind, prop, f[-2])
         if kind == "reorder":
@@ -193,14 +206,10 @@ def run_reference(exe, env):
         raise RuntimeError("%s: %s" % (exe, (out.stdout + out.stderr).strip()[-500:]))
     times = {"create": 0.0, "exec": 0.0}
     executes = []
-    for line in out.stdout.splitlines():
-        fields = line.split(",")
-        if line.startswith("onednn_verbose") and len(fields) > 3:
-            kind = fields[1].split(":")[0]
-            if kind in times:
-                times[kind] += float(fields[-1]) / 1e3
-            if kind == "exec":
-                executes.append(float(fields[-1]) / 1e3)
+    for what, f, _ in verbose_lines(out.stdout):
+        times[what] += float(f[-1]) / 1e3
+        if what == "exec":
+            executes.append(float(f[-1]) / 1e3)
     return {"base_kb": int(got.group(1)), "peak_kb": int(got.group(2)),
             "create_s": times["create"], "execute_s": times["exec"], "executes": executes,
             "steps": verbose_steps(out.stdout),
