@@ -4,6 +4,9 @@
 #ifndef CYDNNL_PATCH_BANDS_H
 #define CYDNNL_PATCH_BANDS_H
 #include "cydnnl_common.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* dst[4 i .. 4 i + 3] = src[i * step], f32 (bf16 != 0: bf16) source, i < n */
 CYDNNL_INLINE void cydnnl_spread4(const void *src, int bf16, int64_t step, int64_t n,
@@ -23,6 +26,25 @@ CYDNNL_INLINE void cydnnl_spread4(const void *src, int bf16, int64_t step, int64
         for (; i < n; ++i) {
             cydnnl_v4sf w = {f[i], f[i], f[i], f[i]};
             memcpy(dst + 4 * i, &w, 16);
+        }
+        return;
+    }
+#endif
+#if defined(__SSE2__)
+    if (bf16 && step == 1) {     /* 4 elements a load, widened by an unpack */
+        const uint16_t *h = (const uint16_t *)src;
+        int64_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            const __m128 v = _mm_castsi128_ps(_mm_unpacklo_epi16(
+                _mm_setzero_si128(), _mm_loadl_epi64((const __m128i *)(h + i))));
+            _mm_storeu_ps(dst + 4 * i, _mm_shuffle_ps(v, v, 0x00));
+            _mm_storeu_ps(dst + 4 * i + 4, _mm_shuffle_ps(v, v, 0x55));
+            _mm_storeu_ps(dst + 4 * i + 8, _mm_shuffle_ps(v, v, 0xaa));
+            _mm_storeu_ps(dst + 4 * i + 12, _mm_shuffle_ps(v, v, 0xff));
+        }
+        for (; i < n; ++i) {
+            const float x = cydnnl_bf16_to_f32(h[i]);
+            for (int q = 0; q < 4; ++q) dst[4 * i + q] = x;
         }
         return;
     }

@@ -185,6 +185,15 @@ cdef inline bint reads_bf16(const gemm_kernel_t *uk) noexcept nogil:
     return uk != NULL and uk.ukernel_bf16 != NULL
 
 
+cdef inline bint src_in_bands(const dnnl_primitive_desc *pd, const gemm_kernel_t *uk,
+                              bint dst_cl) noexcept nogil:
+    """Whether the forward reads a bf16 src as is at a level without bf16
+    dot products: SSE's, whose kernel reads the patches from bands that
+    convert as they copy (expand_band; staged, the src went through memory
+    as f32 first: 3% of AlexNet conv1's bf16 forward at sse41)."""
+    return is_fwd(pd) and dst_cl and uk != NULL and uk.ukernel_wide != NULL
+
+
 cdef inline bint written_as_is(const dnnl_primitive_desc *pd, int arg,
                                const conv_shape_t *s, bint src_cl) noexcept nogil:
     """Whether the GEMM kernels write arg in bf16 themselves (forward's dst,
@@ -262,6 +271,8 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     mds[3], tags[3], args[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a, a.bias
     for o in range(4):
         if staged(mds[o], tags[o], (gemm and takes_bf16(pd, args[o], bf16_in))
+                  or (gemm and args[o] == a.src
+                      and src_in_bands(pd, gemm_kernel_for(pd_isa(pd)), dst_cl))
                   or (gemm and written_as_is(pd, args[o], &s, src_cl))) and (
                 cydnnl_bytes_add_overflow(&scratch, md_nelems(mds[o], False), sizeof(float))
                 or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
@@ -402,7 +413,8 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     # the inputs the GEMM kernels read: f32, or bf16 as is (lay says which)
     cdef bint bf16_in = gemm and reads_bf16(lay.uk)
     if is_fwd(pd):
-        src = gemm_input(pd, ctx, a.src, stag, bf16_in, &lay.src_dt, &scratch, &st)
+        src = gemm_input(pd, ctx, a.src, stag, bf16_in or src_in_bands(pd, lay.uk, lay.dst_cl),
+                         &lay.src_dt, &scratch, &st)
         wei = gemm_input(pd, ctx, a.wei, wtag, bf16_in, &lay.wei_dt, &scratch, &st)
         bias = input_as(pd, ctx, a.bias, dnnl_a, &scratch, &st)
         dst = gemm_output(pd, ctx, a.dst, dtag, gemm, &s, lay.src_cl, &lay.dst_dt, &scratch)
