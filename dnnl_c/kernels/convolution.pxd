@@ -38,9 +38,13 @@ cdef struct conv_layout_t:
     int isa                 # the implementation's level (bf16 rounding of forward's dst)
 
 cdef size_t conv_gemm_work(const conv_shape_t *s, int direction, int nthr) noexcept nogil
+# A bf16 src where conv_fwd_widens is widened an image at a time, the work
+# then conv_gemm_work(s, CONV_FWD, nthr) + nthr * conv_gemm_widen(s, CONV_FWD)
+# floats.
 cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                         const void *wei, const float *bias, void *dst, float *work,
                         int nthr) noexcept nogil
+cdef bint conv_fwd_widens(const gemm_kernel_t *uk, bint dst_cl) noexcept nogil
 # diff_src f32, or bf16 where conv_bwd_data_writes_bf16 (lay.src_dt says which);
 # a bf16 diff_dst at a level without bf16 dot products is widened an image
 # at a time, its work then conv_gemm_work(s, CONV_BWD_DATA, nthr) + nthr *

@@ -189,13 +189,14 @@ cdef inline int64_t dst_group(const conv_shape_t *s, conv_layout_t lay, int64_t 
                                                else g * s.ocg * out_spatial(s))
 
 
-cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, int64_t g,
-                         const void *src, const void *wei, const float *bias, float *y,
+cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t g, const void *x,
+                         const void *wei, const float *bias, float *y,
                          bint parallel) noexcept nogil:
-    """Image n, group g into y: its place in dst, or (bf16 dst) an image buffer."""
+    """Group g of the image at x into y: its place in dst, or (bf16 dst) an
+    image buffer."""
     cdef int64_t k = col_rows(s), osp = out_spatial(s), oc_all = s.g * s.ocg, oc, p
     cdef conv_geom_t geom
-    cdef gemm_operand_t a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, g)), &geom)
+    cdef gemm_operand_t a = patches(s, lay, at(x, lay.src_dt, src_group(s, lay, 0, g)), &geom)
     cdef gemm_operand_t w = matrix_operand(at(wei, lay.wei_dt, g * s.ocg * k), lay.wei_dt, b'N', k)
     if lay.dst_cl:      # Y (P x OCg, ld OC) = A . W^T + bias, added to each tile of Y
         gemm(&lay, parallel, a, transposed(w), osp, s.ocg, k, 0.0, y, oc_all,
@@ -208,33 +209,77 @@ cdef inline void fwd_one(const conv_shape_t *s, conv_layout_t lay, int64_t n, in
                     y[oc * osp + p] += bias[g * s.ocg + oc]
 
 
+cdef bint conv_fwd_widens(const gemm_kernel_t *uk, bint dst_cl) noexcept nogil:
+    """Whether the forward widens a bf16 src an image at a time: where the
+    kernels have no bf16 dot products, and at sse41 but into channels-first
+    dst (into channels-last its bands widen src as they copy it). Converted
+    whole up front, AlexNet conv1's bf16 mb32 src went through memory as
+    20 MB of f32."""
+    return uk.ukernel_bf16 == NULL and not (uk.ukernel_wide != NULL and dst_cl)
+
+
+cdef inline const void *fwd_image(const conv_shape_t *s, conv_layout_t lay, bint widen,
+                                  const void *src, int64_t n, float *buf) noexcept nogil:
+    """Image n of src as the GEMM reads it (widened into buf where widen)."""
+    cdef int64_t ni = s.g * s.icg * in_spatial(s)
+    if widen:
+        return widened(src, lay.src_dt, n, ni, buf, lay.isa)
+    return at(src, lay.src_dt, n * ni)
+
+
 cdef void conv_fwd_gemm(const conv_shape_t *s, conv_layout_t lay, const void *src,
                         const void *wei, const float *bias, void *dst, float *work,
                         int nthr) noexcept nogil:
-    cdef int64_t jobs = s.mb * s.g, job
-    cdef int64_t per = out_spatial(s) * s.ocg
+    cdef int64_t jobs = s.mb * s.g, job, n
+    cdef int64_t per = out_spatial(s) * s.ocg, wf = conv_gemm_widen(s, CONV_FWD)
+    # a bf16 src the kernels do not read: each thread's image widened after
+    # the threads' f32 images, every group of it then run (wl: lay with src f32)
+    cdef bint widen = lay.src_dt == dnnl_bf16 and conv_fwd_widens(lay.uk, lay.dst_cl)
+    cdef float *wide = <float *>(((<uintptr_t>(work + nthr * per)) + 63) & ~(<uintptr_t>63))
+    cdef conv_layout_t wl = lay
+    if widen:
+        wl.src_dt = dnnl_f32
     if lay.dst_dt == dnnl_bf16:     # one f32 image per thread, rounded into dst
         if s.mb >= nthr:
-            for job in prange(s.mb, schedule='static', num_threads=nthr):
-                fwd_bf16_image(s, lay, job, src, wei, bias, <uint16_t *>dst,
-                               work + threadid() * per, False)
+            for n in prange(s.mb, schedule='static', num_threads=nthr):
+                fwd_bf16_image(s, wl, n, fwd_image(s, lay, widen, src, n, wide + threadid() * wf),
+                               wei, bias, <uint16_t *>dst, work + threadid() * per, False)
         else:
-            for job in range(s.mb):
-                fwd_bf16_image(s, lay, job, src, wei, bias, <uint16_t *>dst, work, True)
+            for n in range(s.mb):
+                fwd_bf16_image(s, wl, n, fwd_image(s, lay, widen, src, n, wide), wei, bias,
+                               <uint16_t *>dst, work, True)
+    elif widen:
+        if s.mb >= nthr:
+            for n in prange(s.mb, schedule='static', num_threads=nthr):
+                fwd_groups(s, wl, n, fwd_image(s, lay, widen, src, n, wide + threadid() * wf),
+                           wei, bias, <float *>dst, False)
+        else:
+            for n in range(s.mb):
+                fwd_groups(s, wl, n, fwd_image(s, lay, widen, src, n, wide), wei, bias,
+                           <float *>dst, True)
     elif jobs >= nthr:
         for job in prange(jobs, schedule='static', num_threads=nthr):
-            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias,
-                    <float *>dst + dst_group(s, lay, job // s.g, job % s.g), False)
+            fwd_one(s, lay, job % s.g, fwd_image(s, lay, False, src, job // s.g, NULL), wei,
+                    bias, <float *>dst + dst_group(s, lay, job // s.g, job % s.g), False)
     else:
         for job in range(jobs):
-            fwd_one(s, lay, job // s.g, job % s.g, src, wei, bias,
-                    <float *>dst + dst_group(s, lay, job // s.g, job % s.g), True)
+            fwd_one(s, lay, job % s.g, fwd_image(s, lay, False, src, job // s.g, NULL), wei,
+                    bias, <float *>dst + dst_group(s, lay, job // s.g, job % s.g), True)
+
+
+cdef inline void fwd_groups(const conv_shape_t *s, conv_layout_t lay, int64_t n, const void *x,
+                            const void *wei, const float *bias, float *dst,
+                            bint parallel) noexcept nogil:
+    """Every group of image n (its src at x) into dst."""
+    cdef int64_t g
+    for g in range(s.g):
+        fwd_one(s, lay, g, x, wei, bias, dst + dst_group(s, lay, n, g), parallel)
 
 
 cdef inline void fwd_bf16_image(const conv_shape_t *s, conv_layout_t lay, int64_t n,
-                                const void *src, const void *wei, const float *bias,
+                                const void *x, const void *wei, const float *bias,
                                 uint16_t *dst, float *buf, bint parallel) noexcept nogil:
-    """Image n (one group: the image is one dense span of dst in either
+    """Image n (its src at x; one group: the image is one dense span of dst in either
     orientation) into bf16 dst: channels-last where gemm_writes_bf16, each
     tile rounded as it is stored (AlexNet conv1 bf16 mb32 on one Zen 4 core:
     33.0 -> 32.0 ms, 88% -> 90% of twice the peak; the f32 image, 1.2 MB,
@@ -244,14 +289,14 @@ cdef inline void fwd_bf16_image(const conv_shape_t *s, conv_layout_t lay, int64_
     cdef conv_geom_t geom
     cdef gemm_operand_t a, w
     if lay.dst_cl:
-        a = patches(s, lay, at(src, lay.src_dt, src_group(s, lay, n, 0)), &geom)
+        a = patches(s, lay, x, &geom)
         w = transposed(matrix_operand(wei, lay.wei_dt, b'N', col_rows(s)))
         if gemm_writes_bf16(lay.uk, col_rows(s), &a, &w):
             gemm_ex_bf16(lay.uk, rows, s.ocg, col_rows(s), &a, &w, y, s.ocg, parallel, bias)
             return
     # channels-last: the bias added as the kernels store each tile (a pass of
     # its own was 3% of AlexNet conv1's bf16 forward)
-    fwd_one(s, lay, n, 0, src, wei, bias if lay.dst_cl else NULL, buf, parallel)
+    fwd_one(s, lay, 0, x, wei, bias if lay.dst_cl else NULL, buf, parallel)
     if lay.dst_cl:
         bias = NULL
     else:
@@ -589,7 +634,7 @@ cdef size_t conv_gemm_widen(const conv_shape_t *s, int direction) noexcept nogil
         return widened_floats(s) + 16
     if direction == CONV_BWD_DATA:      # diff_dst alone
         return lines(s.g * s.ocg * out_spatial(s)) + 16
-    return 0
+    return lines(s.g * s.icg * in_spatial(s)) + 16     # forward's src
 
 
 cdef inline bint widens(conv_layout_t lay) noexcept nogil:

@@ -14,7 +14,8 @@ from dnnl_c.kernels.conv_ref cimport conv_fwd_ref, conv_bwd_data_ref, conv_bwd_w
 from dnnl_c.kernels.convolution cimport (conv_shape_t, conv_layout_t, conv_gemm_work,
                                          conv_fwd_gemm, conv_bwd_data_gemm,
                                          conv_bwd_weights_gemm, conv_bwd_data_writes_bf16,
-                                         conv_gemm_widen, CONV_FWD, CONV_BWD_DATA,
+                                         conv_gemm_widen, conv_fwd_widens, CONV_FWD,
+                                         CONV_BWD_DATA,
                                          CONV_BWD_WEIGHTS)
 from dnnl_c.kernels.gemm cimport gemm_kernel_for, gemm_kernel_t
 from dnnl_c.kernels.isa cimport ISA_SSE41, ISA_AVX2, ISA_AVX512_CORE, ISA_AVX512_CORE_BF16
@@ -167,12 +168,13 @@ cdef inline bint gemm_reads(const dnnl_primitive_desc *pd, int arg) noexcept nog
 cdef inline bint takes_bf16(const dnnl_primitive_desc *pd, int arg, bint bf16_in) noexcept nogil:
     """Whether the GEMM convolution takes arg in bf16 as it is: what its
     kernels read with bf16 dot products (bf16_in), and at every level
-    backward weights' src and diff_dst and backward data's diff_dst
-    (conv_bwd_weights_gemm and conv_bwd_data_gemm widen them an image at a
-    time where the kernels cannot read them)."""
+    forward's src, backward weights' src and diff_dst and backward data's
+    diff_dst (the kernels widen them an image at a time where they cannot
+    read them, or at sse41 the forward's bands as they copy src)."""
     return gemm_reads(pd, arg) and (bf16_in or direction(pd) == CONV_BWD_WEIGHTS
                                     or (direction(pd) == CONV_BWD_DATA
-                                        and arg == DNNL_ARG_DIFF_DST))
+                                        and arg == DNNL_ARG_DIFF_DST)
+                                    or (direction(pd) == CONV_FWD and arg == DNNL_ARG_SRC))
 
 
 cdef inline bint reads_bf16(const gemm_kernel_t *uk) noexcept nogil:
@@ -183,15 +185,6 @@ cdef inline bint reads_bf16(const gemm_kernel_t *uk) noexcept nogil:
     per tap that reads it (AlexNet conv1, avx2: bf16 forward at 65% of the
     peak where f32 ran at 85%)."""
     return uk != NULL and uk.ukernel_bf16 != NULL
-
-
-cdef inline bint src_in_bands(const dnnl_primitive_desc *pd, const gemm_kernel_t *uk,
-                              bint dst_cl) noexcept nogil:
-    """Whether the forward reads a bf16 src as is at a level without bf16
-    dot products: SSE's, whose kernel reads the patches from bands that
-    convert as they copy (expand_band; staged, the src went through memory
-    as f32 first: 3% of AlexNet conv1's bf16 forward at sse41)."""
-    return is_fwd(pd) and dst_cl and uk != NULL and uk.ukernel_wide != NULL
 
 
 cdef inline bint written_as_is(const dnnl_primitive_desc *pd, int arg,
@@ -271,8 +264,6 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
     mds[3], tags[3], args[3] = (bias if bias != NULL else &pd.zero_md.md), dnnl_a, a.bias
     for o in range(4):
         if staged(mds[o], tags[o], (gemm and takes_bf16(pd, args[o], bf16_in))
-                  or (gemm and args[o] == a.src
-                      and src_in_bands(pd, gemm_kernel_for(pd_isa(pd)), dst_cl))
                   or (gemm and written_as_is(pd, args[o], &s, src_cl))) and (
                 cydnnl_bytes_add_overflow(&scratch, md_nelems(mds[o], False), sizeof(float))
                 or cydnnl_bytes_add_overflow(&scratch, 64, 1)):
@@ -293,11 +284,14 @@ cdef dnnl_status_t plain_init(dnnl_primitive_desc *pd, bint gemm) noexcept nogil
                         "for this ISA level")
         conf.nthr = omp_get_max_threads()
         conf.work_offset = <int64_t>scratch
-        # room for backward weights (src, diff_dst) and backward data
-        # (diff_dst) to widen an image of bf16 per thread
+        # room for forward (src), backward weights (src, diff_dst) and
+        # backward data (diff_dst) to widen an image of bf16 per thread
         widen = not bf16_in and (
-            (direction(pd) == CONV_BWD_WEIGHTS and src.data_type == dnnl_bf16
-             and not staged(src, tags[0], True))
+            (direction(pd) == CONV_FWD and src.data_type == dnnl_bf16
+             and not staged(src, tags[0], True)
+             and conv_fwd_widens(gemm_kernel_for(conf.isa), dst_cl))
+            or (direction(pd) == CONV_BWD_WEIGHTS and src.data_type == dnnl_bf16
+                and not staged(src, tags[0], True))
             or (direction(pd) != CONV_FWD and dst.data_type == dnnl_bf16
                 and not staged(dst, tags[1], True)))
         if (cydnnl_bytes_add_overflow(&scratch, conv_gemm_work(&s, direction(pd), conf.nthr),
@@ -413,7 +407,7 @@ cdef dnnl_status_t plain_execute(const dnnl_primitive_desc *pd, const exec_ctx_t
     # the inputs the GEMM kernels read: f32, or bf16 as is (lay says which)
     cdef bint bf16_in = gemm and reads_bf16(lay.uk)
     if is_fwd(pd):
-        src = gemm_input(pd, ctx, a.src, stag, bf16_in or src_in_bands(pd, lay.uk, lay.dst_cl),
+        src = gemm_input(pd, ctx, a.src, stag, gemm and takes_bf16(pd, a.src, bf16_in),
                          &lay.src_dt, &scratch, &st)
         wei = gemm_input(pd, ctx, a.wei, wtag, bf16_in, &lay.wei_dt, &scratch, &st)
         bias = input_as(pd, ctx, a.bias, dnnl_a, &scratch, &st)
