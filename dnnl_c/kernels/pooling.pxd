@@ -65,6 +65,7 @@ cdef extern from "kernels/include/pool_isa.h" nogil:
         int64_t pw
         int64_t ow
         int64_t osw
+        int64_t rsd
     ctypedef struct pool_kernels_t "cydnnl_pool_kernels_t":
         void (*fwd_row)(const pool_row_t *r, const void *src, int64_t ps, void *dst,
                         int64_t ds, void *ws, int64_t count) noexcept nogil

@@ -627,7 +627,7 @@ cdef bint bwd_gather(const pool_kernels_t *k, const pool_geom_t *g, const pool_b
         q.ws_u8 = ws_dt == dnnl_u8
         q.bf16 = bf16
         q.w32 = g.k[2] == 3 and g.s[2] == 2 and g.step[2] == 1 and g.p[2] >= 0
-        q.pw, q.ow, q.osw = g.p[2], g.o[2], vd.sw
+        q.pw, q.ow, q.osw, q.rsd = g.p[2], g.o[2], vd.sw, vs.sh
         # channels-last: a pixel's blocks as one run of all its channels
         merged = vs.sc == b.cb and vd.sc == b.cb and not b.zero_tail
         if merged:

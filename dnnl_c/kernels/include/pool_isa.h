@@ -51,6 +51,9 @@ typedef struct {
        elements apart, ow of them */
     int w32;
     int64_t pw, ow, osw;
+    /* diff_src elements from a row to the next (w32 asks for the next row's
+       first lines during the row's last pass) */
+    int64_t rsd;
 } cydnnl_pool_gather_t;
 
 typedef struct {

@@ -564,19 +564,20 @@ CYDNNL_POOL_FWD_VECTORS(bf16, uint16_t, h, CYDNNL_POOL_W, w)
    v * vs (diff_dst, workspace) elements from the first: the next W lanes of
    a pixel, or the next block of W channels ---- */
 #define CYDNNL_POOL_GA 8
-/* Each pixel's diff_src lines fetched this many pixels ahead: the rows are
-   written once, mostly to lines in no cache (AlexNet pool1 backward, nhwc f32
-   mb8, its data partly evicted as in the benchmark: 1 Zen 4 core 0.52 -> 0.45
-   ms, 2 threads 0.24-0.27 -> 0.21-0.22; 8 or 16 pixels alike, 32 worse) */
+/* gather_nv: each pixel's diff_src lines fetched this many pixels ahead: the
+   rows are written once, mostly to lines in no cache (AlexNet pool1 backward,
+   nhwc f32 mb8, its data partly evicted as in the benchmark: 1 Zen 4 core
+   0.52 -> 0.45 ms, 2 threads 0.24-0.27 -> 0.21-0.22; 8 or 16 pixels alike, 32
+   worse). gather32 asks for the lines of its next pass instead (po). */
 #define CYDNNL_POOL_PFD 8
 /* cases c0 + nr of gather32's dispatch, nr = 0, 1, 2 */
 #define CYDNNL_POOL_G32_CASES(DT, S, c0, ng, u8)                                     \
-    case c0: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 0); \
-        break;                                                                       \
-    case c0 + 1: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 1); \
-        break;                                                                       \
-    case c0 + 2: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 2); \
-        break;
+    case c0: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 0, \
+                                             po); break;                             \
+    case c0 + 1: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 1, \
+                                                 po); break;                         \
+    case c0 + 2: cydnnl_pool_gather32_##DT##_##S(q, dv, ps, vd, ddv, wv, vs, count, ng, u8, 2, \
+                                                 po); break;
 #define CYDNNL_POOL_GATHER_VEC(DT, T, K, W, S) CYDNNL_POOL_GATHER_VEC_(DT, T, K, W, S)
 #define CYDNNL_POOL_GATHER_VEC_(DT, T, K, W, S)                                      \
 CYDNNL_PK void cydnnl_pool_gather_nv_##DT##_##S(const cydnnl_pool_gather_t *q, T *d, \
@@ -618,10 +619,18 @@ CYDNNL_PK void cydnnl_pool_gather_nv_##DT##_##S(const cydnnl_pool_gather_t *q, T
    pixel's diff_dst and taps loaded once and kept for the next pair. Through  \
    the tables (gather_nv) AlexNet pool1 backward ran 1.4x-1.9x as long on     \
    Zen 5 (f32 mb8, 2 threads: nhwc 0.120 -> 0.084 ms, nChw16c 0.133 -> 0.081, \
-   nChw8c 0.232 -> 0.123; bf16 mb32 nhwc 0.51 -> 0.36). */                    \
+   nChw8c 0.232 -> 0.123; bf16 mb32 nhwc 0.51 -> 0.36). As it writes pixel    \
+   j it asks for, for writing, pixel j's lines of the pass after it (po       \
+   elements on: a row of nhwc f32 at AVX-512 goes in 3 passes, 7 KB each).    \
+   Zen 5, f32 mb8 nhwc, 1 thread, ms: avx512_core with oneDNN's run between   \
+   ours 0.29-0.32 -> 0.25, in the examples' order of steps 0.55-0.57 -> 0.52- \
+   0.53, in cache 0.16-0.17 alike; avx2 0.48 -> 0.38-0.41, 0.73-0.75 ->       \
+   0.63-0.64, 0.27 -> 0.29; sse41 1.09-1.11 -> 0.81-0.83. 8 pixels ahead in   \
+   the same pass, or the next row's lines (a row, 21 KB, ahead: the current  \
+   row's and diff_dst's lines evicted from L1; 0.15 -> 0.19 in cache) less. */ \
 CYDNNL_PK void cydnnl_pool_gather32_##DT##_##S(const cydnnl_pool_gather_t *q, T *d,  \
         int64_t ps, int64_t vd, const T *dd, const char *ws, int64_t vs,             \
-        int64_t count, const int ng, const int u8, const int nr) {                   \
+        int64_t count, const int ng, const int u8, const int nr, int64_t po) {       \
     __typeof__(cydnnl_pool_setf_##W(0)) pd[2][2], cd[2][2], a[2];                    \
     __typeof__(cydnnl_pool_seti_##W(0)) pk[2][2], ck[2][2], t0[2], t1[2], t2[2];     \
     const __typeof__(cydnnl_pool_seti_##W(0)) none = cydnnl_pool_seti_##W(-1);       \
@@ -650,7 +659,11 @@ CYDNNL_PK void cydnnl_pool_gather32_##DT##_##S(const cydnnl_pool_gather_t *q, T 
             }                                                                        \
         if (j0 >= 0) {  /* output m - 1's tap 2, then m's tap 0 */                  \
             for (int v = 0; v < ng; v++) {                                           \
-                __builtin_prefetch(d + (j0 + CYDNNL_POOL_PFD) * ps + v * vd, 1, 3);  \
+                if (v == 0 || vd * (int64_t)sizeof(T) >= 64) {  /* each line once */ \
+                    __builtin_prefetch(d + po + j0 * ps + v * vd, 1, 3);             \
+                    if (ps * (int64_t)sizeof(T) >= 64)                               \
+                        __builtin_prefetch(d + po + (j0 + 1) * ps + v * vd, 1, 3);   \
+                }                                                                    \
                 a[v] = cydnnl_pool_setf_##W(0);                                      \
             }                                                                        \
             for (int r = 0; r < nr; r++)                                             \
@@ -677,10 +690,14 @@ CYDNNL_PK void cydnnl_pool_gather32_##DT##_##S(const cydnnl_pool_gather_t *q, T 
 }                                                                                    \
 static void cydnnl_pool_gather_vectors_##DT##_##S(const cydnnl_pool_gather_t *q, T *d, \
         int64_t ps, int64_t vd, const T *dd, const char *ws, int64_t vs, int64_t count, \
-        int64_t nv) {                                                                \
+        int64_t nv, int64_t next) {                                                  \
     if (q->w32 && q->nr <= 2) {  /* two vectors a pass: their pairs in registers */ \
         const int64_t wsz = q->ws_u8 ? 1 : 4;                                        \
         for (int64_t v = 0; v < nv; v += 2) {                                        \
+            /* a pixel's lines of the next pass (after the last, `next`: d's   \
+               elements to what the row's next call writes first), asked for  \
+               as this pass writes the pixel */                               \
+            const int64_t po = v + 2 < nv ? 2 * vd : next - v * vd;                  \
             /* every count a constant (a row count known at run time spilled   \
                the arrays) */                                                      \
             const int c = 6 * (nv - v >= 2) + 3 * !q->ws_u8 + q->nr;                 \
@@ -735,24 +752,26 @@ static void cydnnl_pool_gather_row_##DT(const cydnnl_pool_gather_t *q, T *d, int
     if (q->nb > 1) {   /* nb blocks of W (or 8) channels: a vector each */          \
         for (int64_t b = 0; b < q->nb; b += CYDNNL_POOL_GA) {                        \
             const int64_t nv = q->nb - b < CYDNNL_POOL_GA ? q->nb - b : CYDNNL_POOL_GA; \
+            const int64_t next = b + nv < q->nb ? nv * q->dsb : q->rsd - b * q->dsb; \
             if (n == W)                                                              \
                 cydnnl_pool_gather_vectors_##DT##_w(q, d + b * q->dsb, ps, q->dsb,   \
-                    dd + b * q->ddb, w + b * q->ddb * wsz, q->ddb, count, nv);       \
+                    dd + b * q->ddb, w + b * q->ddb * wsz, q->ddb, count, nv, next); \
             else                                                                     \
                 cydnnl_pool_gather_vectors_##DT##_w8(q, d + b * q->dsb, ps, q->dsb,  \
-                    dd + b * q->ddb, w + b * q->ddb * wsz, q->ddb, count, nv);       \
+                    dd + b * q->ddb, w + b * q->ddb * wsz, q->ddb, count, nv, next); \
         }                                                                            \
         return;                                                                      \
     }                                                                                \
     for (; i + W <= n; ) {                                                           \
         int64_t nv = (n - i) / W < CYDNNL_POOL_GA ? (n - i) / W : CYDNNL_POOL_GA;    \
         cydnnl_pool_gather_vectors_##DT##_w(q, d + i, ps, W, dd + i, w + i * wsz, W, count, \
-                                            nv);                                     \
+                                            nv, i + nv * W < n ? nv * W : q->rsd - i); \
         i += nv * W;                                                                 \
     }                                                                                \
     if (CYDNNL_POOL_W8 < W && n - i >= CYDNNL_POOL_W8) {                             \
         cydnnl_pool_gather_vectors_##DT##_w8(q, d + i, ps, CYDNNL_POOL_W8, dd + i,   \
-                                             w + i * wsz, CYDNNL_POOL_W8, count, 1); \
+                                             w + i * wsz, CYDNNL_POOL_W8, count, 1,  \
+                                             q->rsd - i);                            \
         i += CYDNNL_POOL_W8;                                                         \
     }                                                                                \
     if (i == n)                                                                      \
