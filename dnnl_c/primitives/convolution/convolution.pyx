@@ -180,8 +180,8 @@ cdef inline bint takes_bf16(const dnnl_primitive_desc *pd, int arg, bint bf16_in
 cdef inline bint reads_bf16(const gemm_kernel_t *uk) noexcept nogil:
     """Whether the GEMM kernels take bf16 inputs as they are: with bf16 dot
     products. Without them a bf16 input is converted to f32 once (up front,
-    or an image at a time: backward weights' inputs, backward data's
-    diff_dst): converting in the packing converted each source element once
+    or an image at a time: forward's src, backward weights' inputs, backward
+    data's diff_dst): converting in the packing converted each source element once
     per tap that reads it (AlexNet conv1, avx2: bf16 forward at 65% of the
     peak where f32 ran at 85%)."""
     return uk != NULL and uk.ukernel_bf16 != NULL
